@@ -1,0 +1,104 @@
+import ForgeCore
+
+/// The concrete container types, so that overrides can name their key paths
+/// with `Self`. Every ``Container`` conforms; there is nothing to implement.
+public protocol OverridableContainer: Container {}
+
+extension Container: OverridableContainer {}
+
+extension OverridableContainer {
+  /// Replaces a dependency for every caller until ``removeOverride(for:)`` or
+  /// ``Container/resetAll()``.
+  ///
+  /// The replacement applies even when the real instance was already built,
+  /// and its factory runs on every resolution: overrides are never kept.
+  ///
+  /// ```swift
+  /// // The composition root wires a feature module's proxy.
+  /// SearchContainer.shared.override(\.analytics) { AppContainer.shared.analytics }
+  /// ```
+  ///
+  /// Forge learns which dependency `keyPath` names by reading the property
+  /// once, the first time that key path is overridden on this container;
+  /// during that read `factory` runs once and the real factory does not run.
+  public func override<T>(_ keyPath: KeyPath<Self, T>, with factory: @escaping @Sendable () -> T) {
+    let key = overrideKey(for: keyPath, placeholder: factory)
+    store.setOverride(key, name: dependencyName(key), make: factory)
+  }
+
+  /// Removes the override installed with ``override(_:with:)``; the instance
+  /// kept before it, if any, is used again.
+  ///
+  /// ```swift
+  /// container.removeOverride(for: \.authService)
+  /// ```
+  public func removeOverride<T>(for keyPath: KeyPath<Self, T>) {
+    guard let key = store.discoveredKey(for: keyPath) else { return }
+    store.removeOverride(key)
+  }
+
+  /// Runs `body` with the overrides `configure` declares, for the current
+  /// task only, and removes them when `body` returns or throws.
+  ///
+  /// Tests running in parallel can each override the same shared container
+  /// without seeing each other's replacements. Instances built inside `body`
+  /// from an overridden dependency are not kept in the container afterwards.
+  ///
+  /// ```swift
+  /// try AppContainer.shared.withOverrides {
+  ///   $0.override(\.authService) { MockAuthService() }
+  /// } run: {
+  ///   #expect(LoginViewModel().canLogIn)
+  /// }
+  /// ```
+  public func withOverrides(
+    _ configure: (inout OverrideBuilder<Self>) -> Void,
+    run body: () throws -> Void
+  ) rethrows {
+    try OverrideScope.$current.withValue(overrideScope(configure)) {
+      try body()
+    }
+  }
+
+  /// Runs the asynchronous `body` with the overrides `configure` declares, for
+  /// the current task only, and removes them when `body` returns or throws.
+  ///
+  /// ```swift
+  /// try await AppContainer.shared.withOverrides {
+  ///   $0.override(\.authService) { mock }
+  /// } run: {
+  ///   await LoginViewModel().login(username: "user", password: "pass")
+  /// }
+  /// ```
+  nonisolated(nonsending)
+  public func withOverrides(
+    _ configure: (inout OverrideBuilder<Self>) -> Void,
+    run body: () async throws -> Void
+  ) async rethrows {
+    try await OverrideScope.$current.withValue(overrideScope(configure)) {
+      try await body()
+    }
+  }
+
+  private func overrideScope(_ configure: (inout OverrideBuilder<Self>) -> Void) -> OverrideScope {
+    var builder = OverrideBuilder(container: self)
+    configure(&builder)
+    return OverrideScope(parent: OverrideScope.current, entries: builder.entries)
+  }
+
+  /// The `provide` key behind `keyPath`, learned by reading the property once.
+  func overrideKey<T>(for keyPath: KeyPath<Self, T>, placeholder: @escaping () -> T) -> String {
+    let key = store.discoverKey(alias: keyPath, placeholder: placeholder) { self[keyPath: keyPath] }
+    guard let key else {
+      fatalError(
+        """
+        Forge: cannot override \(String(describing: Self.self)) key path of type \
+        \(String(reflecting: T.self)): reading it did not call provide(...) on this \
+        container. Only properties declared with provide(...) in the container \
+        being overridden can be overridden. If the property forwards to another \
+        container, override it there.
+        """)
+    }
+    return key
+  }
+}

@@ -1,0 +1,123 @@
+import ForgeCore
+
+/// A container of dependencies, each declared as a computed property that
+/// calls ``provide(_:key:_:preview:)``.
+///
+/// Subclass it, one container per module, or extend ``AppContainer``:
+///
+/// ```swift
+/// final class AuthContainer: Container, SharedContainer {
+///   static let shared = AuthContainer()
+///
+///   var networkClient: any NetworkClientProtocol {
+///     provide(.singleton) { URLSessionNetworkClient() }
+///   }
+///
+///   var authService: any AuthServiceProtocol {
+///     provide(.singleton) { AuthService(network: self.networkClient) }
+///   }
+/// }
+/// ```
+///
+/// In Swift 6 language mode the compiler asks each subclass to restate the
+/// conformance: write `final class AuthContainer: Container, SharedContainer,
+/// @unchecked Sendable`. It is safe because a container keeps no state of its
+/// own outside the engine store, which guards everything with its lock.
+///
+/// A container is safe to use from any thread: a `.singleton` or `.cached`
+/// dependency is built exactly once however many threads ask at the same
+/// time, factories may resolve other dependencies, and a dependency cycle
+/// stops with a message that names every property on the path.
+open class Container: @unchecked Sendable {
+  // @unchecked: a container's only state is its engine store, which guards
+  // everything it holds with its own lock. Subclasses add computed
+  // properties, not stored state.
+
+  /// The engine's store: slots by `provide` key, and container-wide overrides.
+  package let store = SlotStore<String>()
+
+  /// Creates an empty container.
+  public init() {}
+
+  /// Resolves the dependency the calling property declares.
+  ///
+  /// Call it from a computed property; the property's name becomes the key
+  /// (through `#function`), and the property's type is the dependency's type.
+  ///
+  /// ```swift
+  /// var authService: any AuthServiceProtocol {
+  ///   provide(.singleton) {
+  ///     AuthService(network: self.networkClient)
+  ///   } preview: {
+  ///     MockAuthService()
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Resolution order: an override from `withOverrides`, then one from
+  /// `override(_:with:)`, then the preview factory when running in Xcode
+  /// Previews (or inside ``Forge/withPreviewMode(_:operation:)-(_,()throws->R)``),
+  /// then `factory`. Only `factory`'s instances are kept according to `scope`.
+  ///
+  /// - Parameters:
+  ///   - scope: how long the instance built by `factory` is kept.
+  ///   - key: identifies the dependency in this container; defaults to the
+  ///     calling property's name.
+  ///   - factory: builds the instance; may read other properties.
+  ///   - preview: builds the instance in Xcode Previews; never kept.
+  public func provide<T>(
+    _ scope: Scope = .transient,
+    key: String = #function,
+    _ factory: () -> Any,
+    preview: (() -> Any)? = nil
+  ) -> T {
+    if let placeholder = store.capturing(key, as: T.self) { return placeholder }
+    do {
+      if let preview, PreviewMode.isActive {
+        return try store.resolve(key, lifetime: .transient, name: dependencyName(key)) {
+          try cast(preview(), key: key, factoryName: "preview factory")
+        }
+      }
+      return try store.resolve(key, lifetime: scope.lifetime, name: dependencyName(key)) {
+        try cast(factory(), key: key, factoryName: "factory")
+      }
+    } catch {
+      fatalError(ForgeFailure.message(for: error))
+    }
+  }
+
+  /// Removes every override and every kept instance, singletons included.
+  ///
+  /// ```swift
+  /// AppContainer.shared.resetAll()
+  /// ```
+  public func resetAll() {
+    store.removeAllOverrides()
+    store.clearStored { _ in true }
+  }
+
+  /// Removes the instances of `.cached` dependencies; singletons and
+  /// overrides stay.
+  ///
+  /// ```swift
+  /// AppContainer.shared.resetCached()  // the next read builds a fresh view model
+  /// ```
+  public func resetCached() {
+    store.clearStored { $0 == .cached }
+  }
+
+  /// How messages name the dependency behind `key`: `AuthContainer.authService`.
+  func dependencyName(_ key: String) -> String {
+    "\(String(describing: type(of: self))).\(key)"
+  }
+
+  private func cast<T>(_ value: Any, key: String, factoryName: String) throws -> T {
+    if let typed = value as? T { return typed }
+    throw DependencyTypeMismatchError(
+      dependency: dependencyName(key),
+      expected: String(reflecting: T.self),
+      actual: "\(String(reflecting: type(of: value))) from its \(factoryName)",
+      chain: ResolutionContext.current.chain
+    )
+  }
+}

@@ -1,0 +1,27 @@
+import ForgeCore
+
+/// Collects the overrides of a ``OverridableContainer/withOverrides(_:run:)-(_,()throws->Void)``
+/// call.
+///
+/// ```swift
+/// AppContainer.shared.withOverrides {
+///   $0.override(\.authService) { MockAuthService() }
+///   $0.override(\.analytics) { MockAnalytics() }
+/// } run: {
+///   // both replacements apply here, for this task only
+/// }
+/// ```
+public struct OverrideBuilder<C: Container>: Sendable {
+  let container: C
+  var entries: [OverrideScope.Target: AnyOverride] = [:]
+
+  init(container: C) { self.container = container }
+
+  /// Replaces the dependency at `keyPath` while the closure runs; `factory`
+  /// runs on every resolution.
+  public mutating func override<T>(_ keyPath: KeyPath<C, T>, with factory: @escaping @Sendable () -> T) {
+    let key = container.overrideKey(for: keyPath, placeholder: factory)
+    let target = OverrideScope.Target(store: ObjectIdentifier(container.store), key: key)
+    entries[target] = Override(name: container.dependencyName(key), lifetime: .transient, make: factory)
+  }
+}

@@ -1,0 +1,43 @@
+import ForgeCore
+
+/// Process-wide settings and helpers.
+///
+/// ```swift
+/// Forge.defaultContainer = TestContainer()
+/// let service = Forge.defaultContainer?[keyPath: \.authService]
+/// ```
+public enum Forge {
+  /// The container that `ContainerInject<Container, T>` uses; starts as
+  /// ``AppContainer/shared``. May be set to nil.
+  public static var defaultContainer: Container? {
+    get { defaultContainerStorage.current }
+    set { defaultContainerStorage.current = newValue }
+  }
+
+  /// Runs `operation` as if the process were rendering Xcode Previews (or, with
+  /// `false`, as if it were not): `provide` uses preview factories inside it.
+  /// Applies to the current task only.
+  ///
+  /// ```swift
+  /// Forge.withPreviewMode {
+  ///   #expect(AppContainer.shared.authService is MockAuthService)
+  /// }
+  /// ```
+  public static func withPreviewMode<R>(_ enabled: Bool = true, operation: () throws -> R) rethrows -> R {
+    try PreviewMode.$forced.withValue(enabled, operation: operation)
+  }
+
+  /// The asynchronous form of ``withPreviewMode(_:operation:)-(_,()throws->R)``.
+  nonisolated(nonsending)
+  public static func withPreviewMode<R>(
+    _ enabled: Bool = true,
+    operation: () async throws -> R
+  ) async rethrows -> R {
+    try await PreviewMode.$forced.withValue(enabled) { try await operation() }
+  }
+
+  /// Whether `provide` currently uses preview factories.
+  public static var isPreviewMode: Bool { PreviewMode.isActive }
+}
+
+private let defaultContainerStorage = LockedValue<Container?>(AppContainer.shared)

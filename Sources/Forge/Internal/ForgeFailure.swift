@@ -1,0 +1,16 @@
+import ForgeCore
+
+/// Forge's API cannot throw, so a failed resolution stops the program; these
+/// are the messages it stops with.
+enum ForgeFailure {
+  static func message(for error: any Error) -> String {
+    switch error {
+    case let cycle as DependencyCycleError:
+      "Forge: \(cycle.description)"
+    case let mismatch as DependencyTypeMismatchError:
+      "Forge: \(mismatch.description)"
+    default:
+      "Forge: resolution failed: \(error)"
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import ForgeCore
+
+/// Stands in for a dependency that this container cannot build itself, and
+/// stops the program with a message if it is ever resolved without an override.
+///
+/// Use it for a feature module's proxy that the composition root wires, and
+/// in test containers so that anything a test forgot to override fails loudly:
+///
+/// ```swift
+/// var analytics: any AnalyticsProtocol {
+///   provide(.singleton) { unimplemented("analytics") } preview: { MockAnalytics() }
+/// }
+/// ```
+public func unimplemented<T>(_ name: String, file: StaticString = #fileID, line: UInt = #line) -> T {
+  var message = """
+    Forge: unimplemented dependency "\(name)" (\(String(reflecting: T.self))) was resolved. \
+    It has no implementation in this container and nothing overrode it.
+    """
+  if let chain = ResolutionContext.currentIfPresent?.chain, !chain.isEmpty {
+    message += " Requested by: \(chain.joined(separator: " → "))."
+  }
+  message += """
+     To fix it, override "\(name)" before it is resolved: from the composition root \
+    (container.override(\\.\(name)) { … }), or in a test \
+    (container.withOverrides { $0.override(\\.\(name)) { … } } run: { … }).
+    """
+  fatalError(message, file: file, line: line)
+}

@@ -1,0 +1,37 @@
+/// A dependency whose factory produced a value of another type than the one
+/// it is resolved as.
+///
+/// Usually two declarations share one key by accident (two `provide` calls
+/// with the same explicit `key:`, say), or a factory returns a concrete type
+/// where the property declares another.
+///
+/// ```swift
+/// // var title: String { provide(key: "shared") { "Forge" } }
+/// // var count: Int { provide(key: "shared") { 1 } }   // same key, other type
+/// ```
+public struct DependencyTypeMismatchError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The dependency as the user spelled it.
+  public let dependency: String
+  /// The type the caller asked for.
+  public let expected: String
+  /// The type the factory or the existing slot produced.
+  public let actual: String
+  /// The chain of dependencies under construction when it happened, outermost first.
+  public let chain: [String]
+
+  public init(dependency: String, expected: String, actual: String, chain: [String]) {
+    self.dependency = dependency
+    self.expected = expected
+    self.actual = actual
+    self.chain = chain
+  }
+
+  public var description: String {
+    var text = "Type mismatch resolving \(dependency): expected \(expected), but it produces \(actual)."
+    if !chain.isEmpty {
+      text += " Requested by: \(chain.joined(separator: " → "))."
+    }
+    text += " To fix it, give each declaration its own key, or make the factory return \(expected)."
+    return text
+  }
+}

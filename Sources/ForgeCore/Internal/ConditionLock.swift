@@ -1,0 +1,80 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Android)
+  import Android
+#endif
+
+/// A mutex with a condition variable, over pthreads.
+///
+/// The engine needs both: the mutex guards a store's slots, the condition
+/// lets a thread wait while another thread builds the instance it asked for.
+/// `Synchronization.Mutex` would need macOS 15 / iOS 18, and `os_unfair_lock`
+/// has no condition variable, so this one small type serves every platform.
+package final class ConditionLock: @unchecked Sendable {
+  // @unchecked: the pointers are allocated once and only touched through
+  // the pthread calls, which are themselves thread-safe.
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  private let condition: UnsafeMutablePointer<pthread_cond_t>
+
+  package init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    condition = .allocate(capacity: 1)
+    condition.initialize(to: pthread_cond_t())
+    let mutexStatus = pthread_mutex_init(mutex, nil)
+    let conditionStatus = pthread_cond_init(condition, nil)
+    if mutexStatus != 0 || conditionStatus != 0 {
+      fatalError("ForgeCore: pthread initialisation failed (\(mutexStatus), \(conditionStatus))")
+    }
+  }
+
+  deinit {
+    pthread_cond_destroy(condition)
+    pthread_mutex_destroy(mutex)
+    condition.deallocate()
+    mutex.deallocate()
+  }
+
+  @inline(__always)
+  package func lock() { pthread_mutex_lock(mutex) }
+
+  @inline(__always)
+  package func unlock() { pthread_mutex_unlock(mutex) }
+
+  /// Waits for ``broadcast()``; call with the lock held. Wakes may be spurious,
+  /// so callers re-check their condition in a loop.
+  package func wait() { pthread_cond_wait(condition, mutex) }
+
+  /// Wakes every thread in ``wait()``; call with the lock held.
+  package func broadcast() { pthread_cond_broadcast(condition) }
+
+  @inline(__always)
+  package func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    lock()
+    defer { unlock() }
+    return try body()
+  }
+}
+
+/// A value behind a ``ConditionLock``, for the few process-wide settings the
+/// dialects' public APIs require (such as `Forge.defaultContainer`).
+package final class LockedValue<Value>: @unchecked Sendable {
+  // @unchecked: `value` is only read and written inside `lock.withLock`.
+  private let lock = ConditionLock()
+  private var value: Value
+
+  package init(_ value: Value) { self.value = value }
+
+  package func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    try lock.withLock { try body(&value) }
+  }
+
+  package var current: Value {
+    get { lock.withLock { value } }
+    set { lock.withLock { value = newValue } }
+  }
+}

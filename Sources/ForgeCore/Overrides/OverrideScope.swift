@@ -1,0 +1,56 @@
+/// Overrides bound to one task for the duration of a closure.
+///
+/// A dialect's `withOverrides` pushes a scope with `OverrideScope.$current`;
+/// the scope is a task-local, so concurrent tests that each override the same
+/// shared container never see each other's replacements, and the scope ends
+/// with the closure, whether it returns or throws.
+///
+/// Instances that a scope's overrides helped build are kept here, not in the
+/// container: inside the closure they behave as their lifetime says, and
+/// after it they are gone.
+package final class OverrideScope: @unchecked Sendable {
+  // @unchecked: `entries` and `parent` are immutable; `built` is only touched
+  // inside `lock.withLock`.
+  @TaskLocal package static var current: OverrideScope?
+
+  package struct Target: Hashable, @unchecked Sendable {
+    // @unchecked: `key` wraps a store's key type, which is Sendable.
+    package let store: ObjectIdentifier
+    package let key: AnyHashable
+
+    package init<Key: Hashable & Sendable>(store: ObjectIdentifier, key: Key) {
+      self.store = store
+      self.key = AnyHashable(key)
+    }
+  }
+
+  private let parent: OverrideScope?
+  private let entries: [Target: AnyOverride]
+  private let lock = ConditionLock()
+  private var built: [Target: Any] = [:]
+
+  /// A scope whose entries shadow those of `parent`.
+  package init(parent: OverrideScope?, entries: [Target: AnyOverride]) {
+    self.parent = parent
+    self.entries = entries
+  }
+
+  /// The innermost override for `target` in this scope or the ones around it.
+  package func entry(for target: Target) -> AnyOverride? {
+    var scope: OverrideScope? = self
+    while let current = scope {
+      if let entry = current.entries[target] { return entry }
+      scope = current.parent
+    }
+    return nil
+  }
+
+  /// An instance built in this scope with the help of one of its overrides.
+  package func instance(for target: Target) -> Any? {
+    lock.withLock { built[target] }
+  }
+
+  package func remember(_ instance: Any, for target: Target) {
+    lock.withLock { built[target] = instance }
+  }
+}

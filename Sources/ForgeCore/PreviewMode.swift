@@ -1,0 +1,28 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Android)
+  import Android
+#endif
+
+/// Whether resolutions should use preview factories.
+///
+/// The process environment is read once, the first time a dependency with a
+/// preview factory is resolved, never on every resolution. Tests can act as
+/// a preview for the duration of a closure through `forced`, a task-local, so
+/// parallel tests do not affect each other.
+package enum PreviewMode {
+  /// Whether Xcode launched this process to render previews.
+  package static let processIsPreview: Bool = {
+    guard let raw = getenv("XCODE_RUNNING_FOR_PREVIEWS") else { return false }
+    return String(cString: raw) == "1"
+  }()
+
+  /// Set by a dialect's "run as a preview" API; nil follows the process.
+  @TaskLocal package static var forced: Bool?
+
+  package static var isActive: Bool { forced ?? processIsPreview }
+}

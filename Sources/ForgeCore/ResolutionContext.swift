@@ -1,0 +1,109 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Android)
+  import Android
+#endif
+
+/// The chain of slots one thread is building right now.
+///
+/// Factories are synchronous, so a resolution and every nested resolution it
+/// triggers run on one thread: the chain belongs to that thread, and no other
+/// thread ever reads or writes it. The engine uses the chain to find cycles
+/// (the same slot twice in the chain) and to report the path that led to a
+/// failure.
+package final class ResolutionContext {
+  package struct Frame {
+    package let slot: AnySlot
+    /// Set when this build used a closure-scoped override, directly or
+    /// through anything it resolved; such an instance must not be stored in
+    /// the container, where callers outside the override scope would see it.
+    package var usedScopedOverride: Bool
+  }
+
+  package private(set) var frames: [Frame] = []
+
+  /// Set while a dialect reads a property only to learn which slot key it
+  /// resolves (see Forge's key-path overrides).
+  package var keyCapture: KeyCapture?
+
+  /// The context of the calling thread, created on first use and released
+  /// with the thread.
+  package static var current: ResolutionContext {
+    if let raw = pthread_getspecific(contextKey) {
+      return Unmanaged<ResolutionContext>.fromOpaque(raw).takeUnretainedValue()
+    }
+    let context = ResolutionContext()
+    pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())
+    return context
+  }
+
+  /// The context of the calling thread if it has one already; never allocates.
+  @inline(__always)
+  package static var currentIfPresent: ResolutionContext? {
+    guard let raw = pthread_getspecific(contextKey) else { return nil }
+    return Unmanaged<ResolutionContext>.fromOpaque(raw).takeUnretainedValue()
+  }
+
+  /// Names of the slots under construction, outermost first.
+  package var chain: [String] { frames.map(\.slot.name) }
+
+  /// The cycle that building `slot` now would close, if any: the path from
+  /// the slot's first appearance in the chain back to the slot itself.
+  package func cycle(closedBy slot: AnySlot) -> [String]? {
+    guard let start = frames.firstIndex(where: { $0.slot === slot }) else { return nil }
+    return frames[start...].map(\.slot.name) + [slot.name]
+  }
+
+  package func push(_ slot: AnySlot) {
+    frames.append(Frame(slot: slot, usedScopedOverride: false))
+  }
+
+  /// Pops the innermost frame; returns whether its build used a scoped override.
+  @discardableResult
+  package func pop() -> Bool {
+    frames.removeLast().usedScopedOverride
+  }
+
+  /// Marks every build in progress as depending on a closure-scoped override.
+  package func markScopedOverrideUsed() {
+    for index in frames.indices { frames[index].usedScopedOverride = true }
+  }
+}
+
+/// What a dialect is looking for while it reads a property in capture mode.
+package struct KeyCapture {
+  /// The store whose key is wanted; resolutions in other stores run normally.
+  package let store: ObjectIdentifier
+  /// The property's value type; a resolution of another type is not it.
+  package let valueType: ObjectIdentifier
+  /// Produces the value the property read must return.
+  package let placeholder: () -> Any
+  /// The key the property resolved, once seen.
+  package var capturedKey: AnyHashable?
+
+  package init(store: ObjectIdentifier, valueType: ObjectIdentifier, placeholder: @escaping () -> Any) {
+    self.store = store
+    self.valueType = valueType
+    self.placeholder = placeholder
+  }
+}
+
+private let contextKey: pthread_key_t = {
+  var key = pthread_key_t()
+  #if canImport(Darwin)
+    let status = pthread_key_create(&key) { raw in
+      Unmanaged<ResolutionContext>.fromOpaque(raw).release()
+    }
+  #else
+    let status = pthread_key_create(&key) { raw in
+      guard let raw else { return }
+      Unmanaged<ResolutionContext>.fromOpaque(raw).release()
+    }
+  #endif
+  if status != 0 { fatalError("ForgeCore: pthread_key_create failed (\(status))") }
+  return key
+}()

@@ -1,0 +1,87 @@
+/// One dependency's place in a store: its name, its value type and, for
+/// stored lifetimes, the instance.
+///
+/// A slot is created the first time its key is seen and lives as long as its
+/// store. All mutable state is guarded by the owning ``SlotStore``'s lock.
+package class AnySlot: @unchecked Sendable {
+  // @unchecked: every `var` below is read and written only while the owning
+  // SlotStore holds its lock; `name` and `valueType` never change.
+
+  /// The dependency as the user spelled it, for messages and graphs.
+  package let name: String
+  /// The type the slot's instances have; a request for another type is a mismatch.
+  package let valueType: ObjectIdentifier
+  package let valueTypeName: String
+
+  /// The thread (its ``ResolutionContext``) building the instance right now.
+  package var builder: ObjectIdentifier?
+  /// The lifetime the stored instance was built with; nil when nothing is stored.
+  package var storedLifetime: Lifetime?
+
+  init(name: String, valueType: ObjectIdentifier, valueTypeName: String) {
+    self.name = name
+    self.valueType = valueType
+    self.valueTypeName = valueTypeName
+  }
+
+  /// Removes the stored instance and hands it back, so the caller can release
+  /// it after unlocking (a deinit may resolve again).
+  package func takeStored() -> Any? { nil }
+
+  /// The stored instance, if any, as `Any`.
+  package var storedInstance: Any? { nil }
+}
+
+package final class Slot<T>: AnySlot, @unchecked Sendable {
+  // @unchecked: see AnySlot; the same store lock guards these.
+  private var value: T?
+  private weak var object: AnyObject?
+  /// The registered factory, for dialects that register before resolving.
+  package var factory: (@Sendable () throws -> T)?
+  /// The lifetime the registered factory was registered with.
+  package var registeredLifetime: Lifetime = .transient
+
+  package init(name: String) {
+    super.init(name: name, valueType: ObjectIdentifier(T.self), valueTypeName: String(reflecting: T.self))
+  }
+
+  /// The stored instance, if it is still there.
+  @inline(__always)
+  package func stored() -> T? {
+    if let value { return value }
+    if storedLifetime == .weak, let object { return object as? T }
+    return nil
+  }
+
+  /// Keeps `instance` according to `lifetime`. A `.weak` value that is not a
+  /// class instance cannot be held weakly and is not kept.
+  package func store(_ instance: T, lifetime: Lifetime) {
+    switch lifetime {
+    case .transient:
+      return
+    case .weak:
+      guard type(of: instance as Any) is AnyClass else { return }
+      object = instance as AnyObject
+      storedLifetime = .weak
+    default:
+      value = instance
+      storedLifetime = lifetime
+    }
+  }
+
+  package override func takeStored() -> Any? {
+    defer {
+      value = nil
+      object = nil
+      storedLifetime = nil
+    }
+    if let value { return value }
+    return nil
+  }
+
+  package override var storedInstance: Any? {
+    if let value { return value }
+    if storedLifetime == .weak, let object { return object }
+    return nil
+  }
+}

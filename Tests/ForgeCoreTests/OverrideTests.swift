@@ -1,0 +1,98 @@
+import ForgeCore
+import Testing
+
+@Suite("Override layers")
+struct OverrideTests {
+  @Test("a container-wide override beats the factory, even after the instance was built")
+  func containerOverride() throws {
+    let store = SlotStore<String>()
+    let real = try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }
+    store.setOverride("s", name: "s") { Thing("mock") }
+    let first = try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }
+    let second = try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }
+    #expect(first.label == "mock")
+    #expect(first !== second)  // a transient override is never kept
+    store.removeOverride("s")
+    #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing() } === real)
+  }
+
+  @Test("an override with a stored lifetime keeps its own instance apart from the original")
+  func storedOverride() throws {
+    let store = SlotStore<String>()
+    let real = try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }
+    store.setOverride("s", name: "s", lifetime: .cached) { Thing("mock") }
+    let mock = try store.resolve("s", lifetime: .singleton, name: "s") { Thing() }
+    #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing() } === mock)
+    store.clearStored { $0 == .cached }
+    #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing() } !== mock)
+    store.removeOverride("s")
+    #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing() } === real)
+  }
+
+  @Test("scoped overrides beat container-wide ones and end with the scope")
+  func scopedOverride() throws {
+    let store = SlotStore<String>()
+    store.setOverride("s", name: "s") { Thing("container") }
+    let target = OverrideScope.Target(store: ObjectIdentifier(store), key: "s")
+    let scope = OverrideScope(parent: nil, entries: [target: Override(name: "s", lifetime: .transient) { Thing("scoped") }])
+    let inside = try OverrideScope.$current.withValue(scope) {
+      try store.resolve("s", lifetime: .singleton, name: "s") { Thing() }
+    }
+    #expect(inside.label == "scoped")
+    #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing() }.label == "container")
+  }
+
+  @Test("instances built from a scoped override are kept by the scope, not the store")
+  func taintedInstancesStayInScope() throws {
+    let store = SlotStore<String>()
+    func leaf() throws -> Thing { try store.resolve("leaf", lifetime: .singleton, name: "leaf") { Thing("real leaf") } }
+    func parent() throws -> [Thing] { try store.resolve("parent", lifetime: .singleton, name: "parent") { [try leaf()] } }
+    let target = OverrideScope.Target(store: ObjectIdentifier(store), key: "leaf")
+    let scope = OverrideScope(parent: nil, entries: [target: Override(name: "leaf", lifetime: .transient) { Thing("mock leaf") }])
+    try OverrideScope.$current.withValue(scope) {
+      let first = try parent()
+      #expect(first[0].label == "mock leaf")
+      #expect(try parent()[0] === first[0])  // kept within the scope
+    }
+    #expect(try parent()[0].label == "real leaf")
+  }
+
+  @Test("concurrent tasks with their own scopes never see each other's overrides")
+  func parallelIsolation() async throws {
+    let store = SlotStore<String>()
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for index in 0..<20 {
+        group.addTask {
+          let label = "task \(index)"
+          let target = OverrideScope.Target(store: ObjectIdentifier(store), key: "s")
+          let scope = OverrideScope(parent: nil, entries: [target: Override(name: "s", lifetime: .transient) { Thing(label) }])
+          try await OverrideScope.$current.withValue(scope) {
+            for _ in 0..<50 {
+              let thing = try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }
+              #expect(thing.label == label)
+              await Task.yield()
+            }
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }.label == "real")
+  }
+
+  @Test("key discovery reads an accessor once and remembers its key")
+  func keyDiscovery() {
+    let store = SlotStore<String>()
+    let reads = Counter()
+    func accessor() -> Thing {
+      reads.increment()
+      if let placeholder = store.capturing("accessor", as: Thing.self) { return placeholder }
+      fatalError("the real accessor must not run during capture")
+    }
+    let key = store.discoverKey(alias: "alias", placeholder: { Thing("placeholder") }, read: accessor)
+    #expect(key == "accessor")
+    #expect(store.discoverKey(alias: "alias", placeholder: { Thing() }, read: accessor) == "accessor")
+    #expect(reads.count == 1)
+    #expect(store.capturing("accessor", as: Thing.self) == nil)
+  }
+}
