@@ -22,6 +22,14 @@ package final class ResolutionContext {
     /// through anything it resolved; such an instance must not be stored in
     /// the container, where callers outside the override scope would see it.
     package var usedScopedOverride: Bool
+    /// The slots this build resolved directly, in order, each once.
+    package var dependencies: [AnySlot]
+  }
+
+  /// What a finished build reports about itself.
+  package struct Outcome {
+    package let usedScopedOverride: Bool
+    package let dependencies: [AnySlot]
   }
 
   package private(set) var frames: [Frame] = []
@@ -59,13 +67,24 @@ package final class ResolutionContext {
   }
 
   package func push(_ slot: AnySlot) {
-    frames.append(Frame(slot: slot, usedScopedOverride: false))
+    frames.append(Frame(slot: slot, usedScopedOverride: false, dependencies: []))
   }
 
-  /// Pops the innermost frame; returns whether its build used a scoped override.
+  /// Pops the innermost frame and reports what its build used.
   @discardableResult
-  package func pop() -> Bool {
-    frames.removeLast().usedScopedOverride
+  package func pop() -> Outcome {
+    let frame = frames.removeLast()
+    return Outcome(usedScopedOverride: frame.usedScopedOverride, dependencies: frame.dependencies)
+  }
+
+  /// Notes that the build in progress, if any, depends on `slot`.
+  @inline(__always)
+  package func recordDependency(_ slot: AnySlot) {
+    guard !frames.isEmpty else { return }
+    let index = frames.count - 1
+    if !frames[index].dependencies.contains(where: { $0 === slot }) {
+      frames[index].dependencies.append(slot)
+    }
   }
 
   /// Marks every build in progress as depending on a closure-scoped override.

@@ -33,8 +33,7 @@ struct OverrideTests {
   func scopedOverride() throws {
     let store = SlotStore<String>()
     store.setOverride("s", name: "s") { Thing("container") }
-    let target = OverrideScope.Target(store: ObjectIdentifier(store), key: "s")
-    let scope = OverrideScope(parent: nil, entries: [target: Override(name: "s", lifetime: .transient) { Thing("scoped") }])
+    let scope = scopeOverriding(store, "s") { Thing("scoped") }
     let inside = try OverrideScope.$current.withValue(scope) {
       try store.resolve("s", lifetime: .singleton, name: "s") { Thing() }
     }
@@ -47,14 +46,31 @@ struct OverrideTests {
     let store = SlotStore<String>()
     func leaf() throws -> Thing { try store.resolve("leaf", lifetime: .singleton, name: "leaf") { Thing("real leaf") } }
     func parent() throws -> [Thing] { try store.resolve("parent", lifetime: .singleton, name: "parent") { [try leaf()] } }
-    let target = OverrideScope.Target(store: ObjectIdentifier(store), key: "leaf")
-    let scope = OverrideScope(parent: nil, entries: [target: Override(name: "leaf", lifetime: .transient) { Thing("mock leaf") }])
+    let scope = scopeOverriding(store, "leaf") { Thing("mock leaf") }
     try OverrideScope.$current.withValue(scope) {
       let first = try parent()
       #expect(first[0].label == "mock leaf")
       #expect(try parent()[0] === first[0])  // kept within the scope
     }
     #expect(try parent()[0].label == "real leaf")
+  }
+
+  @Test("instances kept before a scope are rebuilt inside it when they depend on an overridden dependency")
+  func keptDependentsRebuiltInScope() throws {
+    let store = SlotStore<String>()
+    func leaf() throws -> Thing { try store.resolve("leaf", lifetime: .singleton, name: "leaf") { Thing("real leaf") } }
+    func middle() throws -> [Thing] { try store.resolve("middle", lifetime: .transient, name: "middle") { [try leaf()] } }
+    func root() throws -> [[Thing]] { try store.resolve("root", lifetime: .singleton, name: "root") { [try middle()] } }
+    func unrelated() throws -> Thing { try store.resolve("unrelated", lifetime: .singleton, name: "unrelated") { Thing() } }
+    let realRoot = try root()
+    let realUnrelated = try unrelated()
+    try OverrideScope.$current.withValue(scopeOverriding(store, "leaf") { Thing("mock leaf") }) {
+      let scoped = try root()
+      #expect(scoped[0][0].label == "mock leaf")
+      #expect(try root()[0][0] === scoped[0][0])
+      #expect(try unrelated() === realUnrelated)
+    }
+    #expect(try root()[0][0] === realRoot[0][0])
   }
 
   @Test("concurrent tasks with their own scopes never see each other's overrides")
@@ -64,8 +80,7 @@ struct OverrideTests {
       for index in 0..<20 {
         group.addTask {
           let label = "task \(index)"
-          let target = OverrideScope.Target(store: ObjectIdentifier(store), key: "s")
-          let scope = OverrideScope(parent: nil, entries: [target: Override(name: "s", lifetime: .transient) { Thing(label) }])
+          let scope = scopeOverriding(store, "s") { Thing(label) }
           try await OverrideScope.$current.withValue(scope) {
             for _ in 0..<50 {
               let thing = try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }
@@ -95,4 +110,10 @@ struct OverrideTests {
     #expect(reads.count == 1)
     #expect(store.capturing("accessor", as: Thing.self) == nil)
   }
+}
+
+/// A scope that replaces `key` in `store` with `make`.
+func scopeOverriding(_ store: SlotStore<String>, _ key: String, make: @escaping @Sendable () -> Thing) -> OverrideScope {
+  let entry = store.makeOverride(key, name: key, make: make)
+  return OverrideScope(parent: OverrideScope.current, entries: [entry.slot.target: entry])
 }

@@ -22,9 +22,11 @@ package final class Override<T>: AnyOverride, @unchecked Sendable {
   package let make: @Sendable () throws -> T
   package let slot: Slot<T>
 
-  package init(name: String, lifetime: Lifetime, make: @escaping @Sendable () throws -> T) {
+  /// Use ``SlotStore/makeOverride(_:name:lifetime:make:)``, which passes the
+  /// store's lock: the override's slot is resolved by that store.
+  init(name: String, target: OverrideScope.Target, storeLock: ConditionLock, lifetime: Lifetime, make: @escaping @Sendable () throws -> T) {
     self.make = make
-    let slot = Slot<T>(name: name)
+    let slot = Slot<T>(name: name, target: target, storeLock: storeLock)
     self.slot = slot
     super.init(lifetime: lifetime, keptSlot: slot)
   }

@@ -28,6 +28,7 @@ package final class OverrideScope: @unchecked Sendable {
   private let entries: [Target: AnyOverride]
   private let lock = ConditionLock()
   private var built: [Target: Any] = [:]
+  private var reaches: [ObjectIdentifier: Bool] = [:]
 
   /// A scope whose entries shadow those of `parent`.
   package init(parent: OverrideScope?, entries: [Target: AnyOverride]) {
@@ -52,5 +53,24 @@ package final class OverrideScope: @unchecked Sendable {
 
   package func remember(_ instance: Any, for target: Target) {
     lock.withLock { built[target] = instance }
+  }
+
+  /// Whether an instance of `slot`, as last built, depends (directly or
+  /// through other dependencies) on something this scope overrides.
+  package func reachesOverride(from slot: AnySlot) -> Bool {
+    if let known = lock.withLock({ reaches[ObjectIdentifier(slot)] }) { return known }
+    var visited: Set<ObjectIdentifier> = []
+    var pending = slot.lockedDependencies
+    var found = false
+    while let next = pending.popLast() {
+      guard visited.insert(ObjectIdentifier(next)).inserted else { continue }
+      if entry(for: next.target) != nil {
+        found = true
+        break
+      }
+      pending += next.lockedDependencies
+    }
+    lock.withLock { reaches[ObjectIdentifier(slot)] = found }
+    return found
   }
 }

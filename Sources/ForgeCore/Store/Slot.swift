@@ -13,13 +13,23 @@ package class AnySlot: @unchecked Sendable {
   package let valueType: ObjectIdentifier
   package let valueTypeName: String
 
+  /// How a closure-scoped override would name this slot.
+  package let target: OverrideScope.Target
+  /// The lock of the store that owns the slot, which guards its state.
+  package unowned let storeLock: ConditionLock
+  /// What the slot's last build resolved directly: the edges of the
+  /// dependency graph.
+  package var dependencies: [AnySlot] = []
+
   /// The thread (its ``ResolutionContext``) building the instance right now.
   package var builder: ObjectIdentifier?
   /// The lifetime the stored instance was built with; nil when nothing is stored.
   package var storedLifetime: Lifetime?
 
-  init(name: String, valueType: ObjectIdentifier, valueTypeName: String) {
+  init(name: String, target: OverrideScope.Target, storeLock: ConditionLock, valueType: ObjectIdentifier, valueTypeName: String) {
     self.name = name
+    self.target = target
+    self.storeLock = storeLock
     self.valueType = valueType
     self.valueTypeName = valueTypeName
   }
@@ -30,6 +40,11 @@ package class AnySlot: @unchecked Sendable {
 
   /// The stored instance, if any, as `Any`.
   package var storedInstance: Any? { nil }
+
+  /// The slot's direct dependencies, read under the owning store's lock.
+  package var lockedDependencies: [AnySlot] {
+    storeLock.withLock { dependencies }
+  }
 }
 
 package final class Slot<T>: AnySlot, @unchecked Sendable {
@@ -41,8 +56,14 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
   /// The lifetime the registered factory was registered with.
   package var registeredLifetime: Lifetime = .transient
 
-  package init(name: String) {
-    super.init(name: name, valueType: ObjectIdentifier(T.self), valueTypeName: String(reflecting: T.self))
+  package init(name: String, target: OverrideScope.Target, storeLock: ConditionLock) {
+    super.init(
+      name: name,
+      target: target,
+      storeLock: storeLock,
+      valueType: ObjectIdentifier(T.self),
+      valueTypeName: String(reflecting: T.self)
+    )
   }
 
   /// The stored instance, if it is still there.

@@ -52,16 +52,24 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
     }
     let containerOverride = overrides.isEmpty ? nil : overrides[key]
     lock.unlock()
+    ResolutionContext.currentIfPresent?.recordDependency(slot)
 
     if let scope = OverrideScope.current {
-      let target = OverrideScope.Target(store: identity, key: key)
-      if let entry = scope.entry(for: target) {
+      if let entry = scope.entry(for: slot.target) {
         ResolutionContext.current.markScopedOverrideUsed()
         return try resolve(entry, slot: slot)
       }
-      if let built = scope.instance(for: target) as? T {
+      if let built = scope.instance(for: slot.target) as? T {
         ResolutionContext.current.markScopedOverrideUsed()
         return built
+      }
+      if containerOverride == nil, lifetime.isStored, scope.reachesOverride(from: slot) {
+        // Kept from before the scope, but built from a dependency the scope
+        // replaces: build it again for this scope only.
+        ResolutionContext.current.markScopedOverrideUsed()
+        let value = try build(slot, factory: factory).value
+        scope.remember(value, for: slot.target)
+        return value
       }
     }
     if let containerOverride {
@@ -83,7 +91,8 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
     return try build(slot, factory: typed.make).value
   }
 
-  /// Runs `factory` with `slot` on the calling thread's chain.
+  /// Runs `factory` with `slot` on the calling thread's chain, and records
+  /// what it resolved as the slot's dependencies.
   private func build<T>(_ slot: AnySlot, factory: () throws -> T) throws -> (value: T, usedScopedOverride: Bool) {
     let context = ResolutionContext.current
     if let path = context.cycle(closedBy: slot) {
@@ -97,7 +106,9 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
       context.pop()
       throw error
     }
-    return (value, context.pop())
+    let outcome = context.pop()
+    lock.withLock { slot.dependencies = outcome.dependencies }
+    return (value, outcome.usedScopedOverride)
   }
 
   /// Returns the stored instance or builds it exactly once. `key` is nil for
@@ -183,7 +194,7 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
       }
       return unsafeDowncast(existing, to: Slot<T>.self)
     }
-    let slot = Slot<T>(name: name())
+    let slot = Slot<T>(name: name(), target: OverrideScope.Target(store: identity, key: key), storeLock: lock)
     slots[key] = slot
     return slot
   }
@@ -199,6 +210,18 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
 
   // MARK: Overrides
 
+  /// A replacement for `key` resolved by this store, to install container-wide
+  /// with ``setOverride(_:name:lifetime:make:)`` or in an ``OverrideScope``.
+  package func makeOverride<T>(
+    _ key: Key,
+    name: String,
+    lifetime: Lifetime = .transient,
+    make: @escaping @Sendable () throws -> T
+  ) -> Override<T> {
+    let target = OverrideScope.Target(store: identity, key: key)
+    return Override(name: name, target: target, storeLock: lock, lifetime: lifetime, make: make)
+  }
+
   /// Installs a container-wide replacement for `key`, ahead of the real factory.
   package func setOverride<T>(
     _ key: Key,
@@ -206,7 +229,8 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
     lifetime: Lifetime = .transient,
     make: @escaping @Sendable () throws -> T
   ) {
-    let replaced = lock.withLock { overrides.updateValue(Override(name: name, lifetime: lifetime, make: make), forKey: key) }
+    let entry = makeOverride(key, name: name, lifetime: lifetime, make: make)
+    let replaced = lock.withLock { overrides.updateValue(entry, forKey: key) }
     _ = replaced  // released here, outside the lock
   }
 
