@@ -21,7 +21,7 @@ public struct OverrideBuilder<C: Container>: Sendable {
   /// runs on every resolution.
   public mutating func override<T>(_ keyPath: KeyPath<C, T>, with factory: @escaping @Sendable () -> T) {
     let key = container.overrideKey(for: keyPath, placeholder: factory)
-    let target = OverrideScope.Target(store: ObjectIdentifier(container.store), key: key)
-    entries[target] = Override(name: container.dependencyName(key), lifetime: .transient, make: factory)
+    let entry = container.store.makeOverride(key, name: container.dependencyName(key), make: factory)
+    entries[entry.slot.target] = entry
   }
 }
