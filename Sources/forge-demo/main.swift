@@ -1,1 +1,73 @@
-print("demo")
+import Forge
+
+// A scripted session of a small task-list app, wired with Forge containers:
+// one per feature module (logging, analytics, auth, tasks) and a composition
+// root that connects them.
+
+func section(_ title: String) { print("\n== \(title)") }
+
+section("Wiring the modules")
+CompositionRoot.wire()
+print("  auth, tasks: proxies for logger, analytics and authService wired by the composition root")
+
+section("Logging in")
+let auth = AuthContainer.shared.authService
+do {
+  _ = try auth.logIn("ada", password: "babbage")
+} catch {
+  print("  login failed: \(error)")
+}
+let user = try auth.logIn("ada", password: "lovelace")
+
+section("Working with tasks")
+/// A screen that gets its dependencies injected on first use.
+final class TaskScreen {
+  @TasksInject(\.taskService) var service
+  @TasksInject(\.taskList) var list
+}
+let screen = TaskScreen()
+try screen.service.add("Write the engine")
+try screen.service.add("Write the Forge dialect")
+try screen.service.add("Ship the demo")
+try screen.service.complete(1)
+print("  \(user.name)'s list (view model built for \(screen.list.createdFor)):")
+for line in try screen.list.render() { print("    \(line)") }
+
+section("Analytics")
+print("  events: \(AnalyticsContainer.shared.analytics.events.joined(separator: ", "))")
+
+section("Logging out")
+auth.logOut()
+let oldList = TasksContainer.shared.taskList
+TasksContainer.shared.resetCached()  // the session's view model goes; singletons stay
+print("  cached view model rebuilt: \(TasksContainer.shared.taskList !== oldList)")
+print("  task store kept: \(TasksContainer.shared.taskStore as AnyObject === TasksContainer.shared.taskStore as AnyObject)")
+
+section("A test, scoped to this task with withOverrides")
+/// Records what it is asked to log instead of printing it.
+final class SilentLogger: Logger {
+  func log(_ module: String, _ message: String) {}
+}
+let testAuth = PasswordAuthService(passwords: ["grace": "hopper"], logger: SilentLogger())
+_ = try testAuth.logIn("grace", password: "hopper")
+try TasksContainer.shared.withOverrides {
+  $0.override(\.authService) { testAuth }
+  $0.override(\.logger) { SilentLogger() }
+} run: {
+  let service = TasksContainer.shared.taskService  // built from the overrides, kept only in this scope
+  try service.add("Find the moth")
+  print("  inside: grace sees \(try service.tasks().map(\.title))")
+}
+print("  outside: taskService is the real one again: \(TasksContainer.shared.taskService.tasksIfLoggedIn == nil)")
+
+section("Rendering as an Xcode Preview would")
+Forge.withPreviewMode {
+  print("  preview view model built for: \(TasksContainer.shared.taskList.createdFor)")
+}
+
+print("\nDone.")
+
+extension TaskService {
+  /// The tasks, or nil when nobody is logged in.
+  var tasksIfLoggedIn: [TaskItem]? { try? tasks() }
+}
