@@ -23,6 +23,9 @@ package class AnySlot: @unchecked Sendable {
 
   /// The thread (its ``ResolutionContext``) building the instance right now.
   package var builder: ObjectIdentifier?
+  /// Bumped whenever the slot's registered factory is replaced, so a build of
+  /// the old factory that finishes afterwards is not kept.
+  package var generation = 0
   /// The lifetime the stored instance was built with; nil when nothing is stored.
   package var storedLifetime: Lifetime?
 
@@ -40,6 +43,9 @@ package class AnySlot: @unchecked Sendable {
 
   /// The stored instance, if any, as `Any`.
   package var storedInstance: Any? { nil }
+
+  /// Whether a factory was registered for the slot.
+  package var hasRegisteredFactory: Bool { false }
 
   /// The slot's direct dependencies, read under the owning store's lock.
   package var lockedDependencies: [AnySlot] {
@@ -99,6 +105,8 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
     if let value { return value }
     return nil
   }
+
+  package override var hasRegisteredFactory: Bool { factory != nil }
 
   package override var storedInstance: Any? {
     if let value { return value }

@@ -22,7 +22,9 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
   // @unchecked: `slots`, `overrides` and `waiting`, and every slot's mutable
   // state, are only touched while `lock` is held.
   package let lock = ConditionLock()
-  private var slots: [Key: AnySlot] = [:]
+  var slots: [Key: AnySlot] = [:]
+  /// Every slot in the order its key was first seen.
+  var slotsInOrder: [AnySlot] = []
   private var overrides: [Key: AnyOverride] = [:]
   private var waiting: [ObjectIdentifier: (slot: AnySlot, chain: [AnySlot])] = [:]
   /// Keys learned by reading an accessor in capture mode, by the accessor's alias.
@@ -144,6 +146,7 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
       }
     }
     slot.builder = me
+    let generation = slot.generation
     lock.unlock()
 
     let result: (value: T, usedScopedOverride: Bool)
@@ -158,7 +161,11 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
     }
     lock.withLock {
       slot.builder = nil
-      if !result.usedScopedOverride { slot.store(result.value, lifetime: lifetime) }
+      // A re-registration during the build replaced the factory: the result
+      // of the old one is handed to this caller but not kept.
+      if !result.usedScopedOverride, slot.generation == generation {
+        slot.store(result.value, lifetime: lifetime)
+      }
       lock.broadcast()
     }
     if result.usedScopedOverride, let key, let scope = OverrideScope.current {
@@ -187,7 +194,7 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
     return nil
   }
 
-  private func slotLocked<T>(for key: Key, name: @autoclosure () -> String) throws -> Slot<T> {
+  func slotLocked<T>(for key: Key, name: @autoclosure () -> String) throws -> Slot<T> {
     if let existing = slots[key] {
       guard existing.valueType == ObjectIdentifier(T.self) else {
         throw mismatch(existing, expected: String(reflecting: T.self))
@@ -196,6 +203,7 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
     }
     let slot = Slot<T>(name: name(), target: OverrideScope.Target(store: identity, key: key), storeLock: lock)
     slots[key] = slot
+    slotsInOrder.append(slot)
     return slot
   }
 
@@ -254,19 +262,21 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
   /// for overrides. Instances are released after the lock is given up, since
   /// a deinit may resolve again.
   package func clearStored(where matches: (Lifetime) -> Bool) {
+    clearStored { _, lifetime in matches(lifetime) }
+  }
+
+  /// Drops every stored instance whose key and lifetime match, including
+  /// those kept for overrides of the key.
+  package func clearStored(where matches: (Key, Lifetime) -> Bool) {
     var released: [Any] = []
     lock.withLock {
-      for slot in slots.values {
-        if let lifetime = slot.storedLifetime, matches(lifetime), let old = slot.takeStored() {
+      func clear(_ slot: AnySlot, _ key: Key) {
+        if let lifetime = slot.storedLifetime, matches(key, lifetime), let old = slot.takeStored() {
           released.append(old)
         }
       }
-      for entry in overrides.values {
-        let slot = entry.keptSlot
-        if let lifetime = slot.storedLifetime, matches(lifetime), let old = slot.takeStored() {
-          released.append(old)
-        }
-      }
+      for (key, slot) in slots { clear(slot, key) }
+      for (key, entry) in overrides { clear(entry.keptSlot, key) }
     }
     released.removeAll()
   }
