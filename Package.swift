@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -7,16 +8,41 @@ let package = Package(
   products: [
     .library(name: "ForgeCore", targets: ["ForgeCore"]),
     .library(name: "Forge", targets: ["Forge"]),
+    .library(name: "ForgeInject", targets: ["ForgeInject"]),
     .executable(name: "forge-demo", targets: ["forge-demo"]),
+  ],
+  dependencies: [
+    // Only the macro plugin uses swift-syntax; any 600–603 release works.
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0")
   ],
   targets: [
     // The engine: slots, lifetimes, locking, override layers, cycle detection.
     .target(name: "ForgeCore"),
     // Dialect of seed 000: KeyPath containers.
     .target(name: "Forge", dependencies: ["ForgeCore"]),
-    .executableTarget(name: "forge-demo", dependencies: ["Forge"]),
+    // Dialect of seeds 001 and 002: the type-keyed container and its macros.
+    .target(name: "ForgeInject", dependencies: ["ForgeCore", "ForgeInjectMacros"]),
+    .macro(
+      name: "ForgeInjectMacros",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+      ]
+    ),
+    .executableTarget(name: "forge-demo", dependencies: ["Forge", "ForgeInject"]),
     .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore"]),
     .testTarget(name: "ForgeTests", dependencies: ["Forge"]),
+    .testTarget(name: "ForgeInjectTests", dependencies: ["ForgeInject"]),
+    .testTarget(
+      name: "ForgeInjectMacrosTests",
+      dependencies: [
+        "ForgeInjectMacros",
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+      ]
+    ),
     // The seed's samples, compiled as written. They declare
     // `static var shared = …`, which only Swift 5 language mode accepts.
     .testTarget(

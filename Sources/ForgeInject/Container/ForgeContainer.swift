@@ -1,0 +1,67 @@
+import ForgeCore
+
+/// The ForgeInject container, on the shared Forge engine.
+///
+/// ```swift
+/// let container = ForgeContainer()
+/// AppDependencies().registerDependencies(in: container)
+/// ForgeContainer.shared = container
+/// ```
+///
+/// Registration order never matters: builders run on first resolution. A
+/// singleton is built once however many threads resolve it at the same
+/// time; registering and resolving concurrently is safe; a builder may
+/// resolve other types; a cycle throws `DependencyCycleError` with the path.
+public final class ForgeContainer: ForgeContainerProtocol {
+  let store = SlotStore<ObjectIdentifier>()
+
+  /// Creates an empty container.
+  public init() {}
+
+  public func register<T>(
+    with policy: ForgeRetainPolicy,
+    builder: @escaping @Sendable (ForgeContainerProtocol) throws -> T
+  ) {
+    // `unowned`: the store that keeps the builder belongs to this container,
+    // and resolution only happens through a live container.
+    let factory: @Sendable () throws -> T = { [unowned self] in try builder(self) }
+    do {
+      try store.register(ObjectIdentifier(T.self), name: String(reflecting: T.self), lifetime: policy.lifetime, factory: factory)
+    } catch {
+      // The key is T's own identity, so its slot always holds T.
+      fatalError("ForgeInject: registering \(String(reflecting: T.self)) failed: \(error)")
+    }
+  }
+
+  public func resolve<T>() throws -> T {
+    do {
+      guard let value = try store.resolveRegistered(ObjectIdentifier(T.self), as: T.self) else {
+        throw ForgeContainerError.missingFactoryMethod(String(reflecting: T.self))
+      }
+      return value
+    } catch is DependencyTypeMismatchError {
+      throw ForgeContainerError.typeMismatch(String(reflecting: T.self))
+    }
+  }
+
+  public func resolveWithType<T>(_ type: T.Type) throws -> T {
+    try resolve()
+  }
+
+  public func resolveAll<T>(conforming protocol: T.Type) -> [T] {
+    store.storedInstances().compactMap { $0 as? T }
+  }
+
+  public func reset(preserving types: [Any.Type]) {
+    let preserved = Set(types.map(ObjectIdentifier.init))
+    store.clearStored { key, _ in !preserved.contains(key) }
+  }
+
+  /// The types registered in this container, named in full, in the order
+  /// they were first registered.
+  ///
+  /// ```swift
+  /// print(container.registeredTypeNames)  // ["App.NetworkServiceProtocol", …]
+  /// ```
+  public var registeredTypeNames: [String] { store.registeredNames() }
+}

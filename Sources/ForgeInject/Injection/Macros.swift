@@ -1,0 +1,42 @@
+/// Generates an initialiser with one parameter per stored `let` that has a
+/// type annotation and no initial value, each defaulting to resolution from
+/// ``ForgeContainer/shared``.
+///
+/// ```swift
+/// @Injectable
+/// final class ViewModel {
+///   let networkService: NetworkServiceProtocol
+/// }
+///
+/// let production = ViewModel()                                  // resolved
+/// let test = ViewModel(networkService: MockNetworkService())    // injected
+/// ```
+///
+/// Works on classes, structs and actors; `var`s, `static` properties and
+/// properties with an initial value are left alone. A dependency that cannot
+/// be resolved stops with a message naming the type, the property and the
+/// missing type.
+@attached(member, names: named(init))
+public macro Injectable() = #externalMacro(module: "ForgeInjectMacros", type: "InjectableMacro")
+
+/// Resolves the property from ``ForgeContainer/shared`` on first access
+/// (or while the owner initialises, with `lazy: false`) and keeps it.
+///
+/// ```swift
+/// final class Coordinator {
+///   @Inject var analytics: AnalyticsServiceProtocol
+///   @Inject(lazy: false) var logger: LoggerProtocol
+/// }
+/// ```
+@attached(accessor, names: named(get))
+@attached(peer, names: prefixed(_))
+public macro Inject(lazy: Bool = true) = #externalMacro(module: "ForgeInjectMacros", type: "InjectMacro")
+
+/// Resolves the type the context expects from ``ForgeContainer/shared``.
+///
+/// ```swift
+/// let service: NetworkServiceProtocol = #inject()
+/// lazy var repository: UserRepositoryProtocol = #inject()
+/// ```
+@freestanding(expression)
+public macro inject<T>() -> T = #externalMacro(module: "ForgeInjectMacros", type: "InjectExpressionMacro")
