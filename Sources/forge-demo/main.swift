@@ -1,4 +1,5 @@
 import Forge
+import ForgeInject
 
 // A scripted session of a small task-list app, wired with Forge containers:
 // one per feature module (logging, analytics, auth, tasks) and a composition
@@ -64,6 +65,19 @@ section("Rendering as an Xcode Preview would")
 Forge.withPreviewMode {
   print("  preview view model built for: \(TasksContainer.shared.taskList.createdFor)")
 }
+
+section("Reminders, wired with ForgeInject modules and @Injectable")
+let reminderContainer = ForgeContainer()
+AppDependencies().registerDependencies(in: reminderContainer)
+ForgeContainer.shared = reminderContainer
+let reminders = RemindersViewModel()
+reminders.remind("Review the pull request")
+reminders.remind("Stand-up")
+print("  reminders: \(reminders.store.all)")
+let clockBefore = try reminderContainer.resolve() as ReminderClock
+reminderContainer.reset(preserving: [ReminderClock.self])  // logout: per-user state goes, the clock stays
+let clockAfter = try reminderContainer.resolve() as ReminderClock
+print("  after logout: reminders \(RemindersViewModel().store.all), clock kept: \(clockAfter === clockBefore)")
 
 print("\nDone.")
 

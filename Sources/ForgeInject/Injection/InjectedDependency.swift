@@ -34,7 +34,10 @@ public final class InjectedDependency<Value>: @unchecked Sendable {
     self.site = site
     self.fileID = fileID
     self.line = line
-    if !lazy { resolved = ForgeInjection.resolve(site, fileID: fileID, line: line) }
+    if !lazy {
+      let value: Value = ForgeInjection.resolve(site, fileID: fileID, line: line)
+      resolved = value
+    }
   }
 
   /// The dependency, resolved on first access. Concurrent first reads

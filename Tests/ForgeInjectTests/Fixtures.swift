@@ -1,0 +1,44 @@
+import Dispatch
+import ForgeInject
+
+protocol NetworkServiceProtocol: Sendable { var id: Int { get } }
+final class NetworkService: NetworkServiceProtocol {
+  let id: Int
+  init(id: Int = 0) { self.id = id }
+}
+
+protocol Serviceable: AnyObject, Sendable { func teardown() }
+final class TeardownService: Serviceable {
+  func teardown() {}
+}
+final class OtherTeardownService: Serviceable {
+  func teardown() {}
+}
+
+final class Widget: Sendable {
+  let label: String
+  init(_ label: String = "widget") { self.label = label }
+}
+
+/// Counts builder runs across threads.
+final class Counter: Sendable {
+  private let value = Mutex(0)
+  func increment() { value.withLock { $0 += 1 } }
+  var count: Int { value.withLock { $0 } }
+}
+
+struct BuilderFailure: Error, Equatable {}
+
+/// Runs `body` on `threads` real threads released together.
+func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+  let start = DispatchSemaphore(value: 0)
+  let group = DispatchGroup()
+  for index in 0..<threads {
+    DispatchQueue.global().async(group: group) {
+      start.wait()
+      body(index)
+    }
+  }
+  for _ in 0..<threads { start.signal() }
+  group.wait()
+}
