@@ -9,6 +9,8 @@ let package = Package(
     .library(name: "ForgeCore", targets: ["ForgeCore"]),
     .library(name: "Forge", targets: ["Forge"]),
     .library(name: "ForgeInject", targets: ["ForgeInject"]),
+    .library(name: "SwiftPod", targets: ["SwiftPod"]),
+    .library(name: "DependencyFetcher", targets: ["DependencyFetcher"]),
     .executable(name: "forge-demo", targets: ["forge-demo"]),
   ],
   dependencies: [
@@ -31,10 +33,16 @@ let package = Package(
         .product(name: "SwiftDiagnostics", package: "swift-syntax"),
       ]
     ),
-    .executableTarget(name: "forge-demo", dependencies: ["Forge", "ForgeInject"]),
+    // Dialect of seed 004: provider objects with hierarchical scopes.
+    .target(name: "SwiftPod", dependencies: ["ForgeCore"]),
+    // Dialect of seed 003: Service keys and fetchers.
+    .target(name: "DependencyFetcher", dependencies: ["ForgeCore"]),
+    .executableTarget(name: "forge-demo", dependencies: ["Forge", "ForgeInject", "SwiftPod", "DependencyFetcher"]),
     .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore"]),
     .testTarget(name: "ForgeTests", dependencies: ["Forge"]),
     .testTarget(name: "ForgeInjectTests", dependencies: ["ForgeInject"]),
+    .testTarget(name: "SwiftPodTests", dependencies: ["SwiftPod"]),
+    .testTarget(name: "DependencyFetcherTests", dependencies: ["DependencyFetcher"]),
     .testTarget(
       name: "ForgeInjectMacrosTests",
       dependencies: [

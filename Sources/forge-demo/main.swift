@@ -1,5 +1,7 @@
 import Forge
+import DependencyFetcher
 import ForgeInject
+import SwiftPod
 
 // A scripted session of a small task-list app, wired with Forge containers:
 // one per feature module (logging, analytics, auth, tasks) and a composition
@@ -78,6 +80,24 @@ let clockBefore = try reminderContainer.resolve() as ReminderClock
 reminderContainer.reset(preserving: [ReminderClock.self])  // logout: per-user state goes, the clock stays
 let clockAfter = try reminderContainer.resolve() as ReminderClock
 print("  after logout: reminders \(RemindersViewModel().store.all), clock kept: \(clockAfter === clockBefore)")
+
+section("Sign-up, wired with SwiftPod providers and a custom scope")
+let pod = SwiftPod()
+let flow = SignUpFlow(pod: pod)
+print("  rejects a bad email: \(!flow.enter(email: "grace", name: "Grace"))")
+_ = flow.enter(email: "grace@navy.mil", name: "Grace")
+let draftDuringFlow = pod.resolve(signUpDraftProvider)
+print("  account #\(flow.finish()) created from: \(draftDuringFlow.summary)")
+print("  draft cleared with SignUpScope: \(pod.resolve(signUpDraftProvider) !== draftDuringFlow)")
+print("  account API kept (SingletonScope): \(pod.resolve(accountAPIProvider) === pod.resolve(accountAPIProvider))")
+
+section("Sync, wired with DependencyFetcher services")
+let fetcher = Fetcher.createDefault()
+SyncEngine(fetcher: fetcher).sync(["Write the engine", "Ship the demo"])
+print("  journal: \(fetcher.fetch(.journal).all)")
+let offline = Fetcher.create().addOverride(for: Service.transport, instance: OfflineTransport()).done()
+SyncEngine(fetcher: offline).sync(["Find the moth"])
+print("  with the transport overridden: \(offline.fetch(.journal).all)")
 
 print("\nDone.")
 

@@ -1,0 +1,87 @@
+import ForgeCore
+
+/// Fetches services, making each one once and returning the same instance
+/// afterwards. No global state: every fetcher is independent.
+///
+/// ```swift
+/// let fetcher = Fetcher.createDefault()
+/// let logger = fetcher.fetch(.logger)
+///
+/// // In tests
+/// let mocked = Fetcher.create()
+///   .addOverride(for: Service.logger, instance: MockLogger())
+///   .done()
+/// ```
+///
+/// Thread-safe. A service whose closure fetches another service from the
+/// same fetcher works; a cycle stops with a message naming every service on
+/// the path.
+public final class Fetcher: Sendable {
+  let store = SlotStore<IdentityKey>()
+
+  init() {}
+
+  /// A fetcher without overrides.
+  public static func createDefault() -> Fetcher { Fetcher() }
+
+  /// Starts a fetcher with overrides.
+  public static func create() -> Builder { Builder() }
+
+  /// The service's instance, made on the first fetch.
+  public func fetch<T>(_ service: Service<T>) -> T {
+    do {
+      return try store.resolve(IdentityKey(service), lifetime: .singleton, name: service.name) {
+        service.makeService()
+      }
+    } catch {
+      fatalError("DependencyFetcher: \(error)")
+    }
+  }
+}
+
+extension Fetcher {
+  /// Collects overrides; every ``done()`` makes a new, independent fetcher.
+  ///
+  /// ```swift
+  /// let fetcher = Fetcher.create()
+  ///   .addOverride(for: Service.database, makeService: { InMemoryDatabase() })
+  ///   .done()
+  /// ```
+  public final class Builder {
+    private var overrides: [(Fetcher) -> Void] = []
+
+    init() {}
+
+    /// Makes `service` with `makeService` instead, once per fetcher.
+    public func addOverride<T>(for service: Service<T>, makeService: @escaping () -> T) -> Builder {
+      let make = UncheckedMake(makeService)
+      overrides.append { fetcher in
+        fetcher.store.setOverride(IdentityKey(service), name: service.name, lifetime: .singleton) {
+          make.run()
+        }
+      }
+      return self
+    }
+
+    /// Returns `instance` for `service`.
+    public func addOverride<T>(for service: Service<T>, instance: T) -> Builder {
+      addOverride(for: service, makeService: { instance })
+    }
+
+    /// A new fetcher with the overrides added so far.
+    public func done() -> Fetcher {
+      let fetcher = Fetcher()
+      for install in overrides { install(fetcher) }
+      return fetcher
+    }
+  }
+}
+
+/// A user's `makeService` closure, which the documented API does not mark
+/// `@Sendable`.
+private struct UncheckedMake<T>: @unchecked Sendable {
+  // @unchecked: like `Service.makeService`, the closure is immutable and a
+  // fetcher runs it at most once, under the engine's exactly-once guarantee.
+  let run: () -> T
+  init(_ run: @escaping () -> T) { self.run = run }
+}

@@ -1,0 +1,53 @@
+/// Knows how to build one dependency; pass it to a pod to get an instance.
+///
+/// There is no registration step: whoever holds a provider can resolve it,
+/// so an unregistered dependency cannot exist.
+///
+/// ```swift
+/// let httpClientProvider = Provider { _ in HttpClient() }
+///
+/// let dataServiceProvider = Provider<DataService> { pod in
+///   RemoteDataService(httpClient: pod.resolve(httpClientProvider))
+/// }
+/// ```
+///
+/// Providers compare by identity: two providers of the same type are two
+/// dependencies, each with its own cache.
+public final class Provider<T>: Hashable, Sendable {
+  /// How long a pod keeps this provider's instances.
+  public let scope: ProviderScope
+  /// Names the provider in messages (a cycle's path, say); defaults to its type.
+  public let name: String
+  let builder: @Sendable (ProviderResolver) -> T
+
+  /// A provider whose instances `builder` builds, kept according to `scope`.
+  public init(scope: ProviderScope = SingletonScope(), _ builder: @escaping @Sendable (ProviderResolver) -> T) {
+    self.scope = scope
+    self.name = "Provider<\(String(reflecting: T.self))>"
+    self.builder = builder
+  }
+
+  /// A provider with a name of its own for messages, such as a cycle's path.
+  ///
+  /// ```swift
+  /// let titleProvider = Provider("appTitle") { _ in "My cool app" }
+  /// ```
+  public init(_ name: String, scope: ProviderScope = SingletonScope(), _ builder: @escaping @Sendable (ProviderResolver) -> T) {
+    self.scope = scope
+    self.name = name
+    self.builder = builder
+  }
+
+  public static func == (lhs: Provider, rhs: Provider) -> Bool { lhs === rhs }
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// What a provider's builder receives: resolves other providers.
+///
+/// ```swift
+/// let serviceProvider = Provider { pod in Service(client: pod.resolve(clientProvider)) }
+/// ```
+public protocol ProviderResolver: Sendable {
+  /// The instance `provider` stands for.
+  func resolve<T>(_ provider: Provider<T>) -> T
+}

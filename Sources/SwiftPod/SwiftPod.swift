@@ -1,0 +1,77 @@
+import ForgeCore
+
+/// The container: resolves providers, caches by scope, and lets tests and
+/// previews override providers.
+///
+/// ```swift
+/// let pod = SwiftPod()
+/// let dataService = pod.resolve(dataServiceProvider)
+///
+/// pod.overrideProvider(dataServiceProvider) { _ in MockDataService() }
+/// pod.clearCachedInstances(forScope: SignUpScope())
+/// ```
+///
+/// Safe from any thread: many tasks resolving one cached provider get one
+/// instance. A provider cycle stops with a message naming every provider on
+/// the path — the API cannot throw.
+public final class SwiftPod: ProviderResolver {
+  let store = SlotStore<IdentityKey>()
+
+  /// Creates an empty pod.
+  public init() {}
+
+  public func resolve<T>(_ provider: Provider<T>) -> T {
+    do {
+      return try store.resolve(IdentityKey(provider), lifetime: provider.scope.lifetime, name: provider.name) {
+        provider.builder(self)
+      }
+    } catch {
+      fatalError("SwiftPod: \(error)")
+    }
+  }
+
+  /// Makes `provider` build with `builder` instead, until
+  /// ``removeOverrideProvider(_:)``. The override's instances are cached under
+  /// `scope`, or under the provider's own scope when `scope` is nil. Any
+  /// instance cached for the override before is dropped; the original's stays
+  /// for when the override is removed.
+  ///
+  /// ```swift
+  /// pod.overrideProvider(myCoolServiceProvider) { _ in MockMyCoolService() }
+  /// ```
+  public func overrideProvider<T>(
+    _ provider: Provider<T>,
+    with builder: @escaping @Sendable (ProviderResolver) -> T,
+    scope: ProviderScope? = nil
+  ) {
+    // `unowned`: the store keeping the override belongs to this pod, and it
+    // is only resolved through a live pod.
+    store.setOverride(
+      IdentityKey(provider),
+      name: "\(provider.name) (override)",
+      lifetime: (scope ?? provider.scope).lifetime
+    ) { [unowned self] in builder(self) }
+  }
+
+  /// Removes the override of `provider`, with anything it cached; the
+  /// provider's own builder and cached instance apply again.
+  ///
+  /// ```swift
+  /// pod.removeOverrideProvider(myCoolServiceProvider)
+  /// ```
+  public func removeOverrideProvider<T>(_ provider: Provider<T>) {
+    store.removeOverride(IdentityKey(provider))
+  }
+
+  /// Drops every instance cached under `scope` or any scope below it
+  /// (its children, their children, …). `SingletonScope` instances stay.
+  ///
+  /// ```swift
+  /// pod.clearCachedInstances(forScope: SignUpScope())
+  /// ```
+  public func clearCachedInstances(forScope scope: ProviderScope) {
+    let cleared = scope.lifetimesClearedWithIt
+    guard !cleared.isEmpty else { return }
+    store.clearStored { cleared.contains($0) }
+  }
+}
