@@ -19,7 +19,9 @@ let package = Package(
   ],
   targets: [
     // The engine: slots, lifetimes, locking, override layers, cycle detection.
-    .target(name: "ForgeCore"),
+    .target(name: "ForgeCore", dependencies: ["CForgeAtomics"]),
+    // Compiler atomics for the engine's lock-free read path.
+    .target(name: "CForgeAtomics"),
     // Dialect of seed 000: KeyPath containers.
     .target(name: "Forge", dependencies: ["ForgeCore"]),
     // Dialect of seeds 001 and 002: the type-keyed container and its macros.

@@ -24,7 +24,7 @@ public enum Forge {
   /// }
   /// ```
   public static func withPreviewMode<R>(_ enabled: Bool = true, operation: () throws -> R) rethrows -> R {
-    try PreviewMode.$forced.withValue(enabled, operation: operation)
+    try PreviewMode.with(enabled, operation: operation)
   }
 
   /// The asynchronous form of ``withPreviewMode(_:operation:)-(_,()throws->R)``.
@@ -33,7 +33,7 @@ public enum Forge {
     _ enabled: Bool = true,
     operation: () async throws -> R
   ) async rethrows -> R {
-    try await PreviewMode.$forced.withValue(enabled) { try await operation() }
+    try await PreviewMode.with(enabled) { try await operation() }
   }
 
   /// Whether `provide` currently uses preview factories.

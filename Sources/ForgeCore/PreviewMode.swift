@@ -25,4 +25,24 @@ package enum PreviewMode {
   @TaskLocal package static var forced: Bool?
 
   package static var isActive: Bool { forced ?? processIsPreview }
+
+  /// Whether preview factories might apply anywhere: false lets reads skip
+  /// the task-local entirely.
+  @inline(__always)
+  package static var mightBeActive: Bool { processIsPreview || Gates.forcedPreviewScopes.value != 0 }
+
+  /// Runs `operation` with preview mode forced to `enabled` for this task.
+  package static func with<R>(_ enabled: Bool, operation: () throws -> R) rethrows -> R {
+    Gates.forcedPreviewScopes.add(1)
+    defer { Gates.forcedPreviewScopes.add(-1) }
+    return try $forced.withValue(enabled, operation: operation)
+  }
+
+  /// The asynchronous form of ``with(_:operation:)``.
+  nonisolated(nonsending)
+  package static func with<R>(_ enabled: Bool, operation: () async throws -> R) async rethrows -> R {
+    Gates.forcedPreviewScopes.add(1)
+    defer { Gates.forcedPreviewScopes.add(-1) }
+    return try await $forced.withValue(enabled) { try await operation() }
+  }
 }

@@ -7,6 +7,7 @@
 #elseif canImport(Android)
   import Android
 #endif
+import CForgeAtomics
 
 /// The chain of slots one thread is building right now.
 ///
@@ -34,12 +35,64 @@ package final class ResolutionContext {
 
   package private(set) var frames: [Frame] = []
 
+  /// The published box this thread is reading, if any: its hazard pointer.
+  /// Stores this thread reads from without a lock scan it before they
+  /// release a box, so a box is never released while a reader holds it.
+  package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+
+  /// Slots this thread found before, by store and key bits, so that a cached
+  /// hit needs neither the store's lock nor a hash of the key. Only this
+  /// thread reads or writes it. An entry is used only while its store is the
+  /// one asking, and store identities are never reused, so an entry of a
+  /// released store is never followed.
+  private let slotCache: UnsafeMutablePointer<SlotCacheEntry>
+  private static let slotCacheSize = 64
+
+  struct SlotCacheEntry {
+    var store: UInt = 0
+    var bits = SlotKeyBits(0, 0)
+    var slot: Unmanaged<AnySlot>?
+  }
+
+  private init() {
+    hazard = .allocate(capacity: 1)
+    hazard.initialize(to: nil)
+    slotCache = .allocate(capacity: Self.slotCacheSize)
+    slotCache.initialize(repeating: SlotCacheEntry(), count: Self.slotCacheSize)
+  }
+
+  deinit {
+    hazard.deallocate()
+    slotCache.deinitialize(count: Self.slotCacheSize)
+    slotCache.deallocate()
+  }
+
+  @inline(__always)
+  private func cacheIndex(store: UInt, bits: SlotKeyBits) -> Int {
+    let mixed = (bits.first &* 0x9E37_79B9_7F4A_7C15) ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F) ^ (store &* 0x1656_67B1_9E37_79F9)
+    return Int(truncatingIfNeeded: mixed >> (UInt.bitWidth - 6))
+  }
+
+  /// The slot cached for `bits` in the store with identity `store`.
+  @inline(__always)
+  package func cachedSlot(store: UInt, bits: SlotKeyBits) -> AnySlot? {
+    let entry = slotCache[cacheIndex(store: store, bits: bits)]
+    guard entry.store == store, entry.bits == bits, let slot = entry.slot else { return nil }
+    return slot.takeUnretainedValue()
+  }
+
+  /// Remembers `slot` for `bits` in `store`. The store must keep the slot for
+  /// as long as it lives.
+  package func cacheSlot(_ slot: AnySlot, store: UInt, bits: SlotKeyBits) {
+    slotCache[cacheIndex(store: store, bits: bits)] = SlotCacheEntry(store: store, bits: bits, slot: .passUnretained(slot))
+  }
   /// Set while a dialect reads a property only to learn which slot key it
   /// resolves (see Forge's key-path overrides).
   package var keyCapture: KeyCapture?
 
   /// The context of the calling thread, created on first use and released
   /// with the thread.
+  @inline(__always)
   package static var current: ResolutionContext {
     if let raw = pthread_getspecific(contextKey) {
       return Unmanaged<ResolutionContext>.fromOpaque(raw).takeUnretainedValue()

@@ -1,3 +1,5 @@
+import ForgeCore
+
 /// Knows how to build one dependency; pass it to a pod to get an instance.
 ///
 /// There is no registration step: whoever holds a provider can resolve it,
@@ -19,12 +21,15 @@ public final class Provider<T>: Hashable, Sendable {
   /// Names the provider in messages (a cycle's path, say); defaults to its type.
   public let name: String
   let builder: @Sendable (ProviderResolver) -> T
+  /// The engine lifetime of `scope`, worked out once.
+  let lifetime: Lifetime
 
   /// A provider whose instances `builder` builds, kept according to `scope`.
   public init(scope: ProviderScope = SingletonScope(), _ builder: @escaping @Sendable (ProviderResolver) -> T) {
     self.scope = scope
     self.name = "Provider<\(String(reflecting: T.self))>"
     self.builder = builder
+    self.lifetime = scope.lifetime
   }
 
   /// A provider with a name of its own for messages, such as a cycle's path.
@@ -36,6 +41,7 @@ public final class Provider<T>: Hashable, Sendable {
     self.scope = scope
     self.name = name
     self.builder = builder
+    self.lifetime = scope.lifetime
   }
 
   public static func == (lhs: Provider, rhs: Provider) -> Bool { lhs === rhs }

@@ -55,7 +55,7 @@ extension OverridableContainer {
     _ configure: (inout OverrideBuilder<Self>) -> Void,
     run body: () throws -> Void
   ) rethrows {
-    try OverrideScope.$current.withValue(overrideScope(configure)) {
+    try OverrideScope.with(overrideScope(configure)) {
       try body()
     }
   }
@@ -75,7 +75,7 @@ extension OverridableContainer {
     _ configure: (inout OverrideBuilder<Self>) -> Void,
     run body: () async throws -> Void
   ) async rethrows {
-    try await OverrideScope.$current.withValue(overrideScope(configure)) {
+    try await OverrideScope.with(overrideScope(configure)) {
       try await body()
     }
   }

@@ -71,6 +71,11 @@ open class Container: @unchecked Sendable {
     _ factory: () -> Any,
     preview: (() -> Any)? = nil
   ) -> T {
+    if preview == nil || !PreviewMode.mightBeActive, let bits = key.identityBits,
+      let instance = store.published(bits: bits, as: T.self)
+    {
+      return instance
+    }
     if let placeholder = store.capturing(key, as: T.self) { return placeholder }
     do {
       if let preview, PreviewMode.isActive {

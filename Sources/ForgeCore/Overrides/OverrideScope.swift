@@ -30,6 +30,22 @@ package final class OverrideScope: @unchecked Sendable {
   private var built: [Target: Any] = [:]
   private var reaches: [ObjectIdentifier: Bool] = [:]
 
+  /// Runs `operation` with `scope` as the current task's scope. While any
+  /// scope is active, reads take the locked path that applies scopes.
+  package static func with<R>(_ scope: OverrideScope, operation: () throws -> R) rethrows -> R {
+    Gates.activeOverrideScopes.add(1)
+    defer { Gates.activeOverrideScopes.add(-1) }
+    return try $current.withValue(scope, operation: operation)
+  }
+
+  /// The asynchronous form of ``with(_:operation:)``.
+  nonisolated(nonsending)
+  package static func with<R>(_ scope: OverrideScope, operation: () async throws -> R) async rethrows -> R {
+    Gates.activeOverrideScopes.add(1)
+    defer { Gates.activeOverrideScopes.add(-1) }
+    return try await $current.withValue(scope) { try await operation() }
+  }
+
   /// A scope whose entries shadow those of `parent`.
   package init(parent: OverrideScope?, entries: [Target: AnyOverride]) {
     self.parent = parent

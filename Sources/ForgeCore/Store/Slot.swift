@@ -1,3 +1,14 @@
+import CForgeAtomics
+
+/// An instance published for lock-free readers. Boxes are released only by
+/// their store's reclamation, once no reader's hazard pointer holds them.
+package class AnyStoredBox {}
+
+final class StoredBox<T>: AnyStoredBox {
+  let value: T
+  init(_ value: T) { self.value = value }
+}
+
 /// One dependency's place in a store: its name, its value type and, for
 /// stored lifetimes, the instance.
 ///
@@ -35,11 +46,24 @@ package class AnySlot: @unchecked Sendable {
     self.storeLock = storeLock
     self.valueType = valueType
     self.valueTypeName = valueTypeName
+    cell = .allocate(capacity: 1)
+    cell.initialize(to: nil)
+  }
+
+  /// The published box, read by ``Slot/readPublished(hazard:)`` without a
+  /// lock; written only under the store's lock.
+  let cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+
+  deinit {
+    // The store is gone, so no reader can hold the box any more.
+    if let box = cell.pointee { Unmanaged<AnyStoredBox>.fromOpaque(box).release() }
+    cell.deallocate()
   }
 
   /// Removes the stored instance and hands it back, so the caller can release
-  /// it after unlocking (a deinit may resolve again).
-  package func takeStored() -> Any? { nil }
+  /// it after unlocking (a deinit may resolve again), with the published box,
+  /// which the store releases once no reader holds it.
+  package func takeStored() -> (instance: Any?, box: UnsafeMutableRawPointer?) { (nil, nil) }
 
   /// The stored instance, if any, as `Any`.
   package var storedInstance: Any? { nil }
@@ -93,17 +117,41 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
     default:
       value = instance
       storedLifetime = lifetime
+      let box = Unmanaged.passRetained(StoredBox(instance) as AnyStoredBox).toOpaque()
+      if let previous = forge_exchange_seq_cst(cell, box) {
+        // Nothing stores over a stored instance; if it ever happens, the old
+        // box still needs to be retired, not leaked.
+        Unmanaged<AnyStoredBox>.fromOpaque(previous).release()
+      }
     }
   }
 
-  package override func takeStored() -> Any? {
+  /// The published instance, read without the store's lock: the hazard
+  /// pointer keeps the box alive from the moment it is seen until its value
+  /// is copied out.
+  @inline(__always)
+  package func readPublished(hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> T? {
+    while let box = forge_load_acquire(cell) {
+      forge_store_seq_cst(hazard, box)
+      if forge_load_seq_cst(cell) == box {
+        let value = Unmanaged<StoredBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
+        forge_store_release(hazard, nil)
+        return value
+      }
+      forge_store_release(hazard, nil)
+    }
+    return nil
+  }
+
+  package override func takeStored() -> (instance: Any?, box: UnsafeMutableRawPointer?) {
     defer {
       value = nil
       object = nil
       storedLifetime = nil
     }
-    if let value { return value }
-    return nil
+    let box = forge_exchange_seq_cst(cell, nil)
+    if let value { return (value, box) }
+    return (nil, box)
   }
 
   package override var hasRegisteredFactory: Bool { factory != nil }

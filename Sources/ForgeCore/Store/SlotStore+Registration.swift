@@ -9,19 +9,22 @@ extension SlotStore {
     lifetime: Lifetime,
     factory: @escaping @Sendable () throws -> T
   ) throws {
-    let released: Any? = try lock.withLock {
+    var released: [Any] = []
+    let boxes: [UnsafeMutableRawPointer] = try lock.withLock {
       let slot: Slot<T> = try slotLocked(for: key, name: name())
       slot.factory = factory
       slot.registeredLifetime = lifetime
       slot.generation &+= 1
-      return slot.takeStored()
+      takeStoredLocked(slot, into: &released)
+      return reclaimLocked()
     }
-    _ = released  // released here, outside the lock
+    release(released, boxes: boxes)
   }
 
   /// Resolves `key` with its registered factory; nil when nothing is
   /// registered for it (overrides still apply to registered keys only).
   package func resolveRegistered<T>(_ key: Key, as type: T.Type = T.self) throws -> T? {
+    if let bits = key.identityBits, let value = published(bits: bits, as: T.self) { return value }
     let registration: (factory: @Sendable () throws -> T, lifetime: Lifetime, name: String)? = try lock.withLock {
       guard let existing = slots[key] else { return nil }
       let slot: Slot<T> = try slotLocked(for: key, name: existing.name)

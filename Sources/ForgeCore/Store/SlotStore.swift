@@ -1,3 +1,5 @@
+import CForgeAtomics
+
 /// A container's dependencies: one slot per key, the container-wide
 /// overrides, and the resolution algorithm every dialect shares.
 ///
@@ -18,10 +20,22 @@
 /// and publishes the result under the lock; the others wait. A thread that
 /// asks for a slot its own chain is building, or that would wait on a thread
 /// waiting for it, has found a cycle and gets a ``DependencyCycleError``.
-package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
-  // @unchecked: `slots`, `overrides` and `waiting`, and every slot's mutable
-  // state, are only touched while `lock` is held.
+package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
+  // @unchecked: `slots`, `overrides`, `waiting`, `readers` and `retired`, and
+  // every slot's mutable state, are only touched while `lock` is held; the
+  // published cells and counters are atomics.
   package let lock = ConditionLock()
+  /// Never reused, unlike an address: threads' slot caches key on it.
+  let identityNumber = UInt(Gates.storeIdentities.add(1))
+  /// How many container-wide overrides are installed; while any is, reads
+  /// take the locked path, which applies them.
+  let overrideCount = AtomicCounter()
+  /// Threads that read published boxes without the lock, whose hazard
+  /// pointers reclamation must respect.
+  private var readers: [ResolutionContext] = []
+  private var readerIdentities: Set<ObjectIdentifier> = []
+  /// Boxes taken out of their cells that a reader may still hold.
+  private var retired: [UnsafeMutableRawPointer] = []
   var slots: [Key: AnySlot] = [:]
   /// Every slot in the order its key was first seen.
   var slotsInOrder: [AnySlot] = []
@@ -32,7 +46,73 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
 
   package init() {}
 
+  deinit {
+    // No thread can be reading: it would hold a reference to the store.
+    for box in retired { Unmanaged<AnyStoredBox>.fromOpaque(box).release() }
+  }
+
   private var identity: ObjectIdentifier { ObjectIdentifier(self) }
+
+  // MARK: Lock-free reads
+
+  /// The instance already published for the key with `bits`, read without
+  /// the lock, or nil when the locked path must decide: an override might
+  /// apply, this thread has not seen the key yet, or nothing is published.
+  @inline(__always)
+  package func published<T>(bits: SlotKeyBits, as type: T.Type) -> T? {
+    guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
+      let context = ResolutionContext.currentIfPresent, context.keyCapture == nil,
+      let slot = context.cachedSlot(store: identityNumber, bits: bits),
+      slot.valueType == ObjectIdentifier(T.self)
+    else { return nil }
+    context.recordDependency(slot)
+    return unsafeDowncast(slot, to: Slot<T>.self).readPublished(hazard: context.hazard)
+  }
+
+  /// Lets the calling thread find `slot` without the lock from now on.
+  /// Call with the lock held, after finding `slot` for `key`.
+  private func rememberLocked(_ slot: AnySlot, for key: Key, in context: ResolutionContext) {
+    guard let bits = key.identityBits,
+      let index = slots.index(forKey: key),
+      slots.keys[index].identityBits == bits  // the store keeps exactly these bits alive
+    else { return }
+    if readerIdentities.insert(ObjectIdentifier(context)).inserted {
+      readers.append(context)
+    }
+    context.cacheSlot(slot, store: identityNumber, bits: bits)
+  }
+
+  /// Takes retired boxes that no reader holds any more; release them after
+  /// unlocking. Call with the lock held.
+  func reclaimLocked() -> [UnsafeMutableRawPointer] {
+    guard !retired.isEmpty else { return [] }
+    var held: Set<UnsafeMutableRawPointer> = []
+    for reader in readers {
+      if let box = forge_load_seq_cst(reader.hazard) { held.insert(box) }
+    }
+    var free: [UnsafeMutableRawPointer] = []
+    retired.removeAll { box in
+      if held.contains(box) { return false }
+      free.append(box)
+      return true
+    }
+    return free
+  }
+
+  /// Takes `slot`'s stored instance out, retiring its box. Call with the
+  /// lock held; release what `released` collects after unlocking.
+  func takeStoredLocked(_ slot: AnySlot, into released: inout [Any]) {
+    let (instance, box) = slot.takeStored()
+    if let instance { released.append(instance) }
+    if let box { retired.append(box) }
+  }
+
+  /// Releases what a locked section took out: instances, then boxes no
+  /// reader holds. Call without the lock.
+  func release(_ released: [Any], boxes: [UnsafeMutableRawPointer]) {
+    _ = released
+    for box in boxes { Unmanaged<AnyStoredBox>.fromOpaque(box).release() }
+  }
 
   // MARK: Resolving
 
@@ -44,6 +124,7 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
     name: @autoclosure () -> String,
     factory: () throws -> T
   ) throws -> T {
+    let context = ResolutionContext.current
     lock.lock()
     let slot: Slot<T>
     do {
@@ -53,6 +134,7 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
       throw error
     }
     let containerOverride = overrides.isEmpty ? nil : overrides[key]
+    rememberLocked(slot, for: key, in: context)
     lock.unlock()
     ResolutionContext.currentIfPresent?.recordDependency(slot)
 
@@ -238,19 +320,30 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
     make: @escaping @Sendable () throws -> T
   ) {
     let entry = makeOverride(key, name: name, lifetime: lifetime, make: make)
-    let replaced = lock.withLock { overrides.updateValue(entry, forKey: key) }
+    let replaced = lock.withLock {
+      let replaced = overrides.updateValue(entry, forKey: key)
+      if replaced == nil { overrideCount.add(1) }
+      return replaced
+    }
     _ = replaced  // released here, outside the lock
   }
 
   /// Removes the container-wide replacement for `key`, with anything it kept.
   package func removeOverride(_ key: Key) {
-    let removed = lock.withLock { overrides.removeValue(forKey: key) }
+    let removed = lock.withLock {
+      let removed = overrides.removeValue(forKey: key)
+      if removed != nil { overrideCount.add(-1) }
+      return removed
+    }
     _ = removed
   }
 
   package func removeAllOverrides() {
     let removed = lock.withLock {
-      defer { overrides.removeAll() }
+      defer {
+        overrideCount.add(-overrides.count)
+        overrides.removeAll()
+      }
       return overrides
     }
     _ = removed
@@ -269,15 +362,16 @@ package final class SlotStore<Key: Hashable & Sendable>: @unchecked Sendable {
   /// those kept for overrides of the key.
   package func clearStored(where matches: (Key, Lifetime) -> Bool) {
     var released: [Any] = []
-    lock.withLock {
+    let boxes: [UnsafeMutableRawPointer] = lock.withLock {
       func clear(_ slot: AnySlot, _ key: Key) {
-        if let lifetime = slot.storedLifetime, matches(key, lifetime), let old = slot.takeStored() {
-          released.append(old)
+        if let lifetime = slot.storedLifetime, matches(key, lifetime) {
+          takeStoredLocked(slot, into: &released)
         }
       }
       for (key, slot) in slots { clear(slot, key) }
       for (key, entry) in overrides { clear(entry.keptSlot, key) }
+      return reclaimLocked()
     }
-    released.removeAll()
+    release(released, boxes: boxes)
   }
 }

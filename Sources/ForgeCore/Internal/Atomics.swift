@@ -1,0 +1,34 @@
+import CForgeAtomics
+
+/// A word-sized counter that threads read without a lock.
+package final class AtomicCounter: @unchecked Sendable {
+  // @unchecked: `word` is allocated once and only touched through the C
+  // atomic builtins.
+  private let word: UnsafeMutablePointer<Int>
+
+  package init(_ initial: Int = 0) {
+    word = .allocate(capacity: 1)
+    word.initialize(to: initial)
+  }
+
+  deinit { word.deallocate() }
+
+  /// The current value (acquire).
+  @inline(__always)
+  package var value: Int { forge_counter_load(word) }
+
+  /// Adds `delta` and returns the new value.
+  @discardableResult
+  package func add(_ delta: Int) -> Int { forge_counter_add(word, delta) }
+}
+
+/// Process-wide counters that let the lock-free read path skip checks that
+/// cannot apply: while no closure-scoped override or forced preview mode is
+/// active anywhere, no task-local needs reading. They are written only when
+/// such a scope starts or ends, never on the read path.
+package enum Gates {
+  package static let activeOverrideScopes = AtomicCounter()
+  package static let forcedPreviewScopes = AtomicCounter()
+  /// Hands out store identities that are never reused.
+  package static let storeIdentities = AtomicCounter()
+}

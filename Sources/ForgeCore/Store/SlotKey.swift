@@ -1,0 +1,53 @@
+/// A key a store can find through the calling thread's slot cache, without
+/// hashing it.
+package protocol SlotKey: Hashable, Sendable {
+  /// Two words that identify this key for as long as the store keeps it, or
+  /// nil when the key cannot be identified that way.
+  var identityBits: SlotKeyBits? { get }
+}
+
+/// The words that identify a key in the thread's slot cache.
+package struct SlotKeyBits: Equatable, Sendable {
+  package let first: UInt
+  package let second: UInt
+
+  @inline(__always)
+  package init(_ first: UInt, _ second: UInt) {
+    self.first = first
+    self.second = second
+  }
+
+  /// The bits of an object's identity (a provider, a service).
+  @inline(__always)
+  package init(object: AnyObject) {
+    self.init(UInt(bitPattern: ObjectIdentifier(object)), 1)
+  }
+}
+
+extension String: SlotKey {
+  /// The string's own representation. A small string's bits are its
+  /// contents; a large one's point at its storage, which the store keeps
+  /// alive with the key, so the bits cannot come to mean another string.
+  @inline(__always)
+  package var identityBits: SlotKeyBits? {
+    guard MemoryLayout<String>.size == 2 * MemoryLayout<UInt>.size else { return nil }
+    return withUnsafeBytes(of: self) { raw in
+      SlotKeyBits(raw.load(as: UInt.self), raw.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self))
+    }
+  }
+}
+
+extension ObjectIdentifier: SlotKey {
+  @inline(__always)
+  package var identityBits: SlotKeyBits? { SlotKeyBits(UInt(bitPattern: self), 2) }
+}
+
+extension IdentityKey: SlotKey {
+  @inline(__always)
+  package var identityBits: SlotKeyBits? { SlotKeyBits(object: object) }
+}
+
+extension Int: SlotKey {
+  @inline(__always)
+  package var identityBits: SlotKeyBits? { SlotKeyBits(UInt(bitPattern: self), 3) }
+}

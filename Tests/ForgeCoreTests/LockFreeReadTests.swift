@@ -1,0 +1,91 @@
+import Dispatch
+import ForgeCore
+import Testing
+
+@Suite("Lock-free reads")
+struct LockFreeReadTests {
+  /// Resolves `key` the way dialects do: the lock-free read first.
+  func read(_ store: SlotStore<String>, _ key: String, label: String = "built") throws -> Thing {
+    if let bits = key.identityBits, let published = store.published(bits: bits, as: Thing.self) {
+      return published
+    }
+    return try store.resolve(key, lifetime: .cached, name: key) { Thing(label) }
+  }
+
+  @Test("the second read of a kept instance is served without the lock, and is the same instance")
+  func servedLockFree() throws {
+    let store = SlotStore<String>()
+    let first = try read(store, "k")
+    let bits = try #require("k".identityBits)
+    #expect(store.published(bits: bits, as: Thing.self) === first)
+    #expect(store.published(bits: bits, as: Int.self) == nil)  // another type is never served
+  }
+
+  @Test("clearing releases the instance at once when no reader holds it")
+  func promptRelease() throws {
+    let store = SlotStore<String>()
+    weak var released: Thing?
+    do {
+      let thing = try read(store, "k")
+      released = thing
+      _ = try read(store, "k")
+    }
+    store.clearStored { _ in true }
+    #expect(released == nil)
+    let bits = try #require("k".identityBits)
+    #expect(store.published(bits: bits, as: Thing.self) == nil)
+  }
+
+  @Test("readers racing with clears always get a live instance")
+  func readersRaceClears() {
+    let store = SlotStore<String>()
+    let readersDone = Counter()
+    let clears = Counter()
+    onThreads(4) { thread in
+      if thread == 0 {
+        while readersDone.count < 3 {
+          store.clearStored { _ in true }
+          clears.increment()
+        }
+      } else {
+        for _ in 0..<20_000 {
+          let thing = try! read(store, "k", label: "live")
+          precondition(thing.label == "live")
+        }
+        readersDone.increment()
+      }
+    }
+    #expect(readersDone.count == 3)
+    #expect(clears.count > 0)
+  }
+
+  @Test("long keys built at run time never alias another key's slot")
+  func runtimeKeys() throws {
+    let store = SlotStore<String>()
+    for round in 0..<200 {
+      // Heap strings, freed after each round so their addresses get reused.
+      let key = String(repeating: "dependency-", count: 2) + String(round)
+      let thing = try read(store, key, label: key)
+      #expect(thing.label == key)
+      #expect(try read(store, key).label == key)
+    }
+  }
+
+  @Test("two stores with the same keys keep separate instances")
+  func storesDoNotMix() throws {
+    let a = SlotStore<String>()
+    let b = SlotStore<String>()
+    let fromA = try read(a, "k", label: "a")
+    let fromB = try read(b, "k", label: "b")
+    #expect(try read(a, "k") === fromA)
+    #expect(try read(b, "k") === fromB)
+  }
+
+  @Test("a store created where a released one lived never serves the old one's slots")
+  func storeIdentityNotReused() throws {
+    for _ in 0..<50 {
+      let store = SlotStore<String>()
+      #expect(try read(store, "k", label: "fresh").label == "fresh")
+    }
+  }
+}
