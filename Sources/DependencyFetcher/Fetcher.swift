@@ -29,7 +29,6 @@ public final class Fetcher: Sendable {
 
   /// The service's instance, made on the first fetch.
   public func fetch<T>(_ service: Service<T>) -> T {
-    if let instance = store.published(bits: SlotKeyBits(object: service), as: T.self) { return instance }
     do {
       return try store.resolve(IdentityKey(service), lifetime: .singleton, name: service.name) {
         service.makeService()

@@ -21,8 +21,10 @@ package enum PreviewMode {
     return String(cString: raw) == "1"
   }()
 
-  /// Set by a dialect's "run as a preview" API; nil follows the process.
-  @TaskLocal package static var forced: Bool?
+  /// Set by a dialect's "run as a preview" API, through ``with(_:operation:)``;
+  /// nil follows the process.
+  package static var forced: Bool? { taskForced }
+  @TaskLocal private static var taskForced: Bool?
 
   package static var isActive: Bool { forced ?? processIsPreview }
 
@@ -35,7 +37,7 @@ package enum PreviewMode {
   package static func with<R>(_ enabled: Bool, operation: () throws -> R) rethrows -> R {
     Gates.forcedPreviewScopes.add(1)
     defer { Gates.forcedPreviewScopes.add(-1) }
-    return try $forced.withValue(enabled, operation: operation)
+    return try $taskForced.withValue(enabled, operation: operation)
   }
 
   /// The asynchronous form of ``with(_:operation:)``.
@@ -43,6 +45,6 @@ package enum PreviewMode {
   package static func with<R>(_ enabled: Bool, operation: () async throws -> R) async rethrows -> R {
     Gates.forcedPreviewScopes.add(1)
     defer { Gates.forcedPreviewScopes.add(-1) }
-    return try await $forced.withValue(enabled) { try await operation() }
+    return try await $taskForced.withValue(enabled) { try await operation() }
   }
 }

@@ -25,6 +25,8 @@ package final class ResolutionContext {
     package var usedScopedOverride: Bool
     /// The slots this build resolved directly, in order, each once.
     package var dependencies: [AnySlot]
+    /// Whether this build records its dependencies at all.
+    package var recordsDependencies: Bool
   }
 
   /// What a finished build reports about itself.
@@ -119,8 +121,8 @@ package final class ResolutionContext {
     return frames[start...].map(\.slot.name) + [slot.name]
   }
 
-  package func push(_ slot: AnySlot) {
-    frames.append(Frame(slot: slot, usedScopedOverride: false, dependencies: []))
+  package func push(_ slot: AnySlot, recordingDependencies: Bool = true) {
+    frames.append(Frame(slot: slot, usedScopedOverride: false, dependencies: [], recordsDependencies: recordingDependencies))
   }
 
   /// Pops the innermost frame and reports what its build used.
@@ -135,6 +137,7 @@ package final class ResolutionContext {
   package func recordDependency(_ slot: AnySlot) {
     guard !frames.isEmpty else { return }
     let index = frames.count - 1
+    guard frames[index].recordsDependencies else { return }
     if !frames[index].dependencies.contains(where: { $0 === slot }) {
       frames[index].dependencies.append(slot)
     }

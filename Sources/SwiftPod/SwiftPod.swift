@@ -21,7 +21,6 @@ public final class SwiftPod: ProviderResolver {
   public init() {}
 
   public func resolve<T>(_ provider: Provider<T>) -> T {
-    if let instance = store.published(bits: SlotKeyBits(object: provider), as: T.self) { return instance }
     do {
       return try store.resolve(IdentityKey(provider), lifetime: provider.lifetime, name: provider.name) {
         provider.builder(self)

@@ -34,7 +34,7 @@ struct OverrideTests {
     let store = SlotStore<String>()
     store.setOverride("s", name: "s") { Thing("container") }
     let scope = scopeOverriding(store, "s") { Thing("scoped") }
-    let inside = try OverrideScope.$current.withValue(scope) {
+    let inside = try OverrideScope.with(scope) {
       try store.resolve("s", lifetime: .singleton, name: "s") { Thing() }
     }
     #expect(inside.label == "scoped")
@@ -47,7 +47,7 @@ struct OverrideTests {
     func leaf() throws -> Thing { try store.resolve("leaf", lifetime: .singleton, name: "leaf") { Thing("real leaf") } }
     func parent() throws -> [Thing] { try store.resolve("parent", lifetime: .singleton, name: "parent") { [try leaf()] } }
     let scope = scopeOverriding(store, "leaf") { Thing("mock leaf") }
-    try OverrideScope.$current.withValue(scope) {
+    try OverrideScope.with(scope) {
       let first = try parent()
       #expect(first[0].label == "mock leaf")
       #expect(try parent()[0] === first[0])  // kept within the scope
@@ -64,7 +64,7 @@ struct OverrideTests {
     func unrelated() throws -> Thing { try store.resolve("unrelated", lifetime: .singleton, name: "unrelated") { Thing() } }
     let realRoot = try root()
     let realUnrelated = try unrelated()
-    try OverrideScope.$current.withValue(scopeOverriding(store, "leaf") { Thing("mock leaf") }) {
+    try OverrideScope.with(scopeOverriding(store, "leaf") { Thing("mock leaf") }) {
       let scoped = try root()
       #expect(scoped[0][0].label == "mock leaf")
       #expect(try root()[0][0] === scoped[0][0])
@@ -81,7 +81,7 @@ struct OverrideTests {
         group.addTask {
           let label = "task \(index)"
           let scope = scopeOverriding(store, "s") { Thing(label) }
-          try await OverrideScope.$current.withValue(scope) {
+          try await OverrideScope.with(scope) {
             for _ in 0..<50 {
               let thing = try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }
               #expect(thing.label == label)

@@ -71,14 +71,8 @@ open class Container: @unchecked Sendable {
     _ factory: () -> Any,
     preview: (() -> Any)? = nil
   ) -> T {
-    if preview == nil || !PreviewMode.mightBeActive, let bits = key.identityBits,
-      let instance = store.published(bits: bits, as: T.self)
-    {
-      return instance
-    }
-    if let placeholder = store.capturing(key, as: T.self) { return placeholder }
     do {
-      if let preview, PreviewMode.isActive {
+      if let preview, PreviewMode.mightBeActive, PreviewMode.isActive {
         return try store.resolve(key, lifetime: .transient, name: dependencyName(key)) {
           try cast(preview(), key: key, factoryName: "preview factory")
         }

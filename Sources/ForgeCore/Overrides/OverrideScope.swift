@@ -1,6 +1,6 @@
 /// Overrides bound to one task for the duration of a closure.
 ///
-/// A dialect's `withOverrides` pushes a scope with `OverrideScope.$current`;
+/// A dialect's `withOverrides` pushes a scope with `OverrideScope.with`;
 /// the scope is a task-local, so concurrent tests that each override the same
 /// shared container never see each other's replacements, and the scope ends
 /// with the closure, whether it returns or throws.
@@ -11,7 +11,10 @@
 package final class OverrideScope: @unchecked Sendable {
   // @unchecked: `entries` and `parent` are immutable; `built` is only touched
   // inside `lock.withLock`.
-  @TaskLocal package static var current: OverrideScope?
+  /// The current task's scope. Set only through ``with(_:operation:)``,
+  /// which keeps the read path's gate in step.
+  package static var current: OverrideScope? { taskScope }
+  @TaskLocal private static var taskScope: OverrideScope?
 
   package struct Target: Hashable, @unchecked Sendable {
     // @unchecked: `key` wraps a store's key type, which is Sendable.
@@ -35,7 +38,7 @@ package final class OverrideScope: @unchecked Sendable {
   package static func with<R>(_ scope: OverrideScope, operation: () throws -> R) rethrows -> R {
     Gates.activeOverrideScopes.add(1)
     defer { Gates.activeOverrideScopes.add(-1) }
-    return try $current.withValue(scope, operation: operation)
+    return try $taskScope.withValue(scope, operation: operation)
   }
 
   /// The asynchronous form of ``with(_:operation:)``.
@@ -43,7 +46,7 @@ package final class OverrideScope: @unchecked Sendable {
   package static func with<R>(_ scope: OverrideScope, operation: () async throws -> R) async rethrows -> R {
     Gates.activeOverrideScopes.add(1)
     defer { Gates.activeOverrideScopes.add(-1) }
-    return try await $current.withValue(scope) { try await operation() }
+    return try await $taskScope.withValue(scope) { try await operation() }
   }
 
   /// A scope whose entries shadow those of `parent`.

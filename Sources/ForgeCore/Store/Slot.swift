@@ -28,9 +28,11 @@ package class AnySlot: @unchecked Sendable {
   package let target: OverrideScope.Target
   /// The lock of the store that owns the slot, which guards its state.
   package unowned let storeLock: ConditionLock
-  /// What the slot's last build resolved directly: the edges of the
+  /// What the slot's last recorded build resolved directly: the edges of the
   /// dependency graph.
   package var dependencies: [AnySlot] = []
+  /// Nonzero once a build has recorded `dependencies`; read without the lock.
+  let dependenciesRecorded = AtomicCounter()
 
   /// The thread (its ``ResolutionContext``) building the instance right now.
   package var builder: ObjectIdentifier?

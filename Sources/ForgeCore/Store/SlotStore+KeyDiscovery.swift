@@ -41,7 +41,7 @@ extension SlotStore {
     return capture(key, in: context)
   }
 
-  private func capture<T>(_ key: Key, in context: ResolutionContext) -> T? {
+  func capture<T>(_ key: Key, in context: ResolutionContext) -> T? {
     guard let capture = context.keyCapture,
       capture.capturedKey == nil,
       capture.store == ObjectIdentifier(self),

@@ -125,6 +125,33 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     factory: () throws -> T
   ) throws -> T {
     let context = ResolutionContext.current
+    if context.keyCapture != nil, let placeholder: T = capture(key, in: context) {
+      return placeholder
+    }
+    // No override can apply and this thread knows the slot: no lock, no hash.
+    if Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
+      let bits = key.identityBits,
+      let known = context.cachedSlot(store: identityNumber, bits: bits),
+      known.valueType == ObjectIdentifier(T.self)
+    {
+      let slot = unsafeDowncast(known, to: Slot<T>.self)
+      context.recordDependency(slot)
+      guard lifetime.isStored else { return try build(slot, factory: factory, in: context).value }
+      if let instance = slot.readPublished(hazard: context.hazard) { return instance }
+      return try resolveStored(slot, key: key, lifetime: lifetime, factory: factory)
+    }
+    return try resolveLocked(key, lifetime: lifetime, name: name(), factory: factory, in: context)
+  }
+
+  /// The general path: finds the slot under the lock and applies every
+  /// override layer.
+  private func resolveLocked<T>(
+    _ key: Key,
+    lifetime: Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T,
+    in context: ResolutionContext
+  ) throws -> T {
     lock.lock()
     let slot: Slot<T>
     do {
@@ -134,55 +161,63 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       throw error
     }
     let containerOverride = overrides.isEmpty ? nil : overrides[key]
-    rememberLocked(slot, for: key, in: context)
+    if context.cachedSlot(store: identityNumber, bits: key.identityBits ?? SlotKeyBits(0, 0)) !== slot {
+      rememberLocked(slot, for: key, in: context)
+    }
     lock.unlock()
-    ResolutionContext.currentIfPresent?.recordDependency(slot)
+    context.recordDependency(slot)
 
     if let scope = OverrideScope.current {
       if let entry = scope.entry(for: slot.target) {
-        ResolutionContext.current.markScopedOverrideUsed()
-        return try resolve(entry, slot: slot)
+        context.markScopedOverrideUsed()
+        return try resolve(entry, slot: slot, in: context)
       }
       if let built = scope.instance(for: slot.target) as? T {
-        ResolutionContext.current.markScopedOverrideUsed()
+        context.markScopedOverrideUsed()
         return built
       }
       if containerOverride == nil, lifetime.isStored, scope.reachesOverride(from: slot) {
         // Kept from before the scope, but built from a dependency the scope
         // replaces: build it again for this scope only.
-        ResolutionContext.current.markScopedOverrideUsed()
-        let value = try build(slot, factory: factory).value
+        context.markScopedOverrideUsed()
+        let value = try build(slot, factory: factory, in: context).value
         scope.remember(value, for: slot.target)
         return value
       }
     }
     if let containerOverride {
-      return try resolve(containerOverride, slot: slot)
+      return try resolve(containerOverride, slot: slot, in: context)
     }
     if lifetime.isStored {
       return try resolveStored(slot, key: key, lifetime: lifetime, factory: factory)
     }
-    return try build(slot, factory: factory).value
+    return try build(slot, factory: factory, in: context).value
   }
 
-  private func resolve<T>(_ override: AnyOverride, slot: Slot<T>) throws -> T {
+  private func resolve<T>(_ override: AnyOverride, slot: Slot<T>, in context: ResolutionContext) throws -> T {
     guard let typed = override as? Override<T> else {
       throw mismatch(slot, actual: "a replacement of another type")
     }
     if override.lifetime.isStored {
       return try resolveStored(typed.slot, key: nil, lifetime: override.lifetime, factory: typed.make)
     }
-    return try build(slot, factory: typed.make).value
+    return try build(slot, factory: typed.make, in: context).value
   }
 
-  /// Runs `factory` with `slot` on the calling thread's chain, and records
-  /// what it resolved as the slot's dependencies.
-  private func build<T>(_ slot: AnySlot, factory: () throws -> T) throws -> (value: T, usedScopedOverride: Bool) {
-    let context = ResolutionContext.current
+  /// Runs `factory` with `slot` on the calling thread's chain. The first
+  /// build of a slot records what it resolved as the slot's dependencies
+  /// (the edges of the graph); a kept instance's build always does.
+  private func build<T>(
+    _ slot: AnySlot,
+    factory: () throws -> T,
+    in context: ResolutionContext,
+    alwaysRecord: Bool = false
+  ) throws -> (value: T, usedScopedOverride: Bool) {
     if let path = context.cycle(closedBy: slot) {
       throw DependencyCycleError(path: path)
     }
-    context.push(slot)
+    let records = alwaysRecord || slot.dependenciesRecorded.value == 0
+    context.push(slot, recordingDependencies: records)
     let value: T
     do {
       value = try factory()
@@ -191,7 +226,10 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       throw error
     }
     let outcome = context.pop()
-    lock.withLock { slot.dependencies = outcome.dependencies }
+    if records {
+      lock.withLock { slot.dependencies = outcome.dependencies }
+      if slot.dependenciesRecorded.value == 0 { slot.dependenciesRecorded.add(1) }
+    }
     return (value, outcome.usedScopedOverride)
   }
 
@@ -233,7 +271,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
 
     let result: (value: T, usedScopedOverride: Bool)
     do {
-      result = try build(slot, factory: factory)
+      result = try build(slot, factory: factory, in: context, alwaysRecord: true)
     } catch {
       lock.withLock {
         slot.builder = nil
