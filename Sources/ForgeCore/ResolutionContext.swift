@@ -35,80 +35,67 @@ package final class ResolutionContext {
     package let dependencies: [AnySlot]
   }
 
-  package private(set) var frames: [Frame] = []
+  // Unchecked exclusivity: only the owning thread touches the context's
+  // state, so the dynamic checks would only cost time on every resolution.
+  @exclusivity(unchecked) package private(set) var frames: [Frame] = []
+
+  /// The part of this thread's state that lock-free reads touch, in raw
+  /// memory so that reading it retains nothing.
+  package let fast: UnsafeMutablePointer<ThreadFastState>
 
   /// The published box this thread is reading, if any: its hazard pointer.
   /// Stores this thread reads from without a lock scan it before they
   /// release a box, so a box is never released while a reader holds it.
-  package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-
-  /// Slots this thread found before, by store and key bits, so that a cached
-  /// hit needs neither the store's lock nor a hash of the key. Only this
-  /// thread reads or writes it. An entry is used only while its store is the
-  /// one asking, and store identities are never reused, so an entry of a
-  /// released store is never followed.
-  private let slotCache: UnsafeMutablePointer<SlotCacheEntry>
-  private static let slotCacheSize = 64
-
-  struct SlotCacheEntry {
-    var store: UInt = 0
-    var bits = SlotKeyBits(0, 0)
-    var slot: Unmanaged<AnySlot>?
-  }
+  package var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> { fast.pointee.hazard }
 
   private init() {
-    hazard = .allocate(capacity: 1)
-    hazard.initialize(to: nil)
-    slotCache = .allocate(capacity: Self.slotCacheSize)
-    slotCache.initialize(repeating: SlotCacheEntry(), count: Self.slotCacheSize)
+    fast = .allocate(capacity: 1)
+    fast.initialize(to: ThreadFastState())
   }
 
   deinit {
-    hazard.deallocate()
-    slotCache.deinitialize(count: Self.slotCacheSize)
-    slotCache.deallocate()
-  }
-
-  @inline(__always)
-  private func cacheIndex(store: UInt, bits: SlotKeyBits) -> Int {
-    let mixed = (bits.first &* 0x9E37_79B9_7F4A_7C15) ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F) ^ (store &* 0x1656_67B1_9E37_79F9)
-    return Int(truncatingIfNeeded: mixed >> (UInt.bitWidth - 6))
-  }
-
-  /// The slot cached for `bits` in the store with identity `store`.
-  @inline(__always)
-  package func cachedSlot(store: UInt, bits: SlotKeyBits) -> AnySlot? {
-    let entry = slotCache[cacheIndex(store: store, bits: bits)]
-    guard entry.store == store, entry.bits == bits, let slot = entry.slot else { return nil }
-    return slot.takeUnretainedValue()
+    fast.pointee.deallocate()
+    fast.deinitialize(count: 1)
+    fast.deallocate()
   }
 
   /// Remembers `slot` for `bits` in `store`. The store must keep the slot for
   /// as long as it lives.
   package func cacheSlot(_ slot: AnySlot, store: UInt, bits: SlotKeyBits) {
-    slotCache[cacheIndex(store: store, bits: bits)] = SlotCacheEntry(store: store, bits: bits, slot: .passUnretained(slot))
+    fast.pointee.remember(slot, store: store, bits: bits)
   }
+
   /// Set while a dialect reads a property only to learn which slot key it
   /// resolves (see Forge's key-path overrides).
-  package var keyCapture: KeyCapture?
+  @exclusivity(unchecked) package var keyCapture: KeyCapture? {
+    didSet { fast.pointee.isCapturing = keyCapture != nil }
+  }
+
+  /// The calling thread's state in raw memory, created on first use and
+  /// released with the thread. What the lock-free path starts from.
+  @inline(__always)
+  package static var currentFast: UnsafeMutablePointer<ThreadFastState> {
+    if let raw = pthread_getspecific(contextKey) {
+      return raw.assumingMemoryBound(to: ThreadFastState.self)
+    }
+    let context = ResolutionContext()
+    context.fast.pointee.context = Unmanaged.passRetained(context)  // released by the key's destructor
+    pthread_setspecific(contextKey, UnsafeMutableRawPointer(context.fast))
+    return context.fast
+  }
 
   /// The context of the calling thread, created on first use and released
   /// with the thread.
   @inline(__always)
   package static var current: ResolutionContext {
-    if let raw = pthread_getspecific(contextKey) {
-      return Unmanaged<ResolutionContext>.fromOpaque(raw).takeUnretainedValue()
-    }
-    let context = ResolutionContext()
-    pthread_setspecific(contextKey, Unmanaged.passRetained(context).toOpaque())
-    return context
+    currentFast.pointee.context!.takeUnretainedValue()
   }
 
   /// The context of the calling thread if it has one already; never allocates.
   @inline(__always)
   package static var currentIfPresent: ResolutionContext? {
     guard let raw = pthread_getspecific(contextKey) else { return nil }
-    return Unmanaged<ResolutionContext>.fromOpaque(raw).takeUnretainedValue()
+    return raw.assumingMemoryBound(to: ThreadFastState.self).pointee.context!.takeUnretainedValue()
   }
 
   /// Names of the slots under construction, outermost first.
@@ -123,12 +110,14 @@ package final class ResolutionContext {
 
   package func push(_ slot: AnySlot, recordingDependencies: Bool = true) {
     frames.append(Frame(slot: slot, usedScopedOverride: false, dependencies: [], recordsDependencies: recordingDependencies))
+    fast.pointee.buildDepth = frames.count
   }
 
   /// Pops the innermost frame and reports what its build used.
   @discardableResult
   package func pop() -> Outcome {
     let frame = frames.removeLast()
+    fast.pointee.buildDepth = frames.count
     return Outcome(usedScopedOverride: frame.usedScopedOverride, dependencies: frame.dependencies)
   }
 
@@ -150,7 +139,8 @@ package final class ResolutionContext {
 }
 
 /// What a dialect is looking for while it reads a property in capture mode.
-package struct KeyCapture {
+/// A class, so that "is this thread capturing?" is a pointer comparison.
+package final class KeyCapture {
   /// The store whose key is wanted; resolutions in other stores run normally.
   package let store: ObjectIdentifier
   /// The property's value type; a resolution of another type is not it.
@@ -171,12 +161,12 @@ private let contextKey: pthread_key_t = {
   var key = pthread_key_t()
   #if canImport(Darwin)
     let status = pthread_key_create(&key) { raw in
-      Unmanaged<ResolutionContext>.fromOpaque(raw).release()
+      raw.assumingMemoryBound(to: ThreadFastState.self).pointee.context?.release()
     }
   #else
     let status = pthread_key_create(&key) { raw in
       guard let raw else { return }
-      Unmanaged<ResolutionContext>.fromOpaque(raw).release()
+      raw.assumingMemoryBound(to: ThreadFastState.self).pointee.context?.release()
     }
   #endif
   if status != 0 { fatalError("ForgeCore: pthread_key_create failed (\(status))") }

@@ -1,7 +1,9 @@
 import CForgeAtomics
 
-/// A word-sized counter that threads read without a lock.
-package final class AtomicCounter: @unchecked Sendable {
+/// A word-sized counter that threads read without a lock. A value type over
+/// a pointer, so reading it retains nothing; its owner calls
+/// ``deallocate()`` when it goes (process-wide counters never do).
+package struct AtomicCounter: @unchecked Sendable {
   // @unchecked: `word` is allocated once and only touched through the C
   // atomic builtins.
   private let word: UnsafeMutablePointer<Int>
@@ -11,7 +13,7 @@ package final class AtomicCounter: @unchecked Sendable {
     word.initialize(to: initial)
   }
 
-  deinit { word.deallocate() }
+  package func deallocate() { word.deallocate() }
 
   /// The current value (acquire).
   @inline(__always)

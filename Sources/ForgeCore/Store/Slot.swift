@@ -1,14 +1,5 @@
 import CForgeAtomics
 
-/// An instance published for lock-free readers. Boxes are released only by
-/// their store's reclamation, once no reader's hazard pointer holds them.
-package class AnyStoredBox {}
-
-final class StoredBox<T>: AnyStoredBox {
-  let value: T
-  init(_ value: T) { self.value = value }
-}
-
 /// One dependency's place in a store: its name, its value type and, for
 /// stored lifetimes, the instance.
 ///
@@ -53,14 +44,20 @@ package class AnySlot: @unchecked Sendable {
   }
 
   /// The published box, read by ``Slot/readPublished(hazard:)`` without a
-  /// lock; written only under the store's lock.
+  /// lock; written only under the store's lock. A box is an allocation
+  /// holding one instance of the slot's type, so reading it needs no
+  /// generic class metadata.
   let cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
   deinit {
     // The store is gone, so no reader can hold the box any more.
-    if let box = cell.pointee { Unmanaged<AnyStoredBox>.fromOpaque(box).release() }
+    if let box = cell.pointee { destroyBox(box) }
     cell.deallocate()
+    dependenciesRecorded.deallocate()
   }
+
+  /// Destroys a box this slot published, once no reader can hold it.
+  package func destroyBox(_ box: UnsafeMutableRawPointer) {}
 
   /// Removes the stored instance and hands it back, so the caller can release
   /// it after unlocking (a deinit may resolve again), with the published box,
@@ -119,30 +116,20 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
     default:
       value = instance
       storedLifetime = lifetime
-      let box = Unmanaged.passRetained(StoredBox(instance) as AnyStoredBox).toOpaque()
-      if let previous = forge_exchange_seq_cst(cell, box) {
-        // Nothing stores over a stored instance; if it ever happens, the old
-        // box still needs to be retired, not leaked.
-        Unmanaged<AnyStoredBox>.fromOpaque(previous).release()
+      let box = UnsafeMutablePointer<T>.allocate(capacity: 1)
+      box.initialize(to: instance)
+      if let previous = forge_exchange_seq_cst(cell, UnsafeMutableRawPointer(box)) {
+        // Nothing stores over a stored instance while the lock is held, so
+        // no reader can be inside the previous box's read either.
+        destroyBox(previous)
       }
     }
   }
 
-  /// The published instance, read without the store's lock: the hazard
-  /// pointer keeps the box alive from the moment it is seen until its value
-  /// is copied out.
-  @inline(__always)
-  package func readPublished(hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> T? {
-    while let box = forge_load_acquire(cell) {
-      forge_store_seq_cst(hazard, box)
-      if forge_load_seq_cst(cell) == box {
-        let value = Unmanaged<StoredBox<T>>.fromOpaque(box)._withUnsafeGuaranteedRef { $0.value }
-        forge_store_release(hazard, nil)
-        return value
-      }
-      forge_store_release(hazard, nil)
-    }
-    return nil
+  package override func destroyBox(_ box: UnsafeMutableRawPointer) {
+    let typed = box.assumingMemoryBound(to: T.self)
+    typed.deinitialize(count: 1)
+    typed.deallocate()
   }
 
   package override func takeStored() -> (instance: Any?, box: UnsafeMutableRawPointer?) {

@@ -38,17 +38,19 @@ extension SlotStore {
   @inline(__always)
   package func capturing<T>(_ key: Key, as type: T.Type) -> T? {
     guard let context = ResolutionContext.currentIfPresent, context.keyCapture != nil else { return nil }
-    return capture(key, in: context)
+    return capture(key, as: T.self, in: context) as? T
   }
 
-  func capture<T>(_ key: Key, in context: ResolutionContext) -> T? {
+  /// The placeholder for `key` if this thread is capturing for this store and
+  /// `T`, as `Any` so the hot path never needs `Optional<T>`.
+  func capture<T>(_ key: Key, as type: T.Type, in context: ResolutionContext) -> Any? {
     guard let capture = context.keyCapture,
       capture.capturedKey == nil,
       capture.store == ObjectIdentifier(self),
       capture.valueType == ObjectIdentifier(T.self)
     else { return nil }
     context.keyCapture?.capturedKey = AnyHashable(key)
-    return capture.placeholder() as? T
+    return capture.placeholder()
   }
 }
 

@@ -10,7 +10,7 @@ extension SlotStore {
     factory: @escaping @Sendable () throws -> T
   ) throws {
     var released: [Any] = []
-    let boxes: [UnsafeMutableRawPointer] = try lock.withLock {
+    let boxes: [(slot: AnySlot, box: UnsafeMutableRawPointer)] = try lock.withLock {
       let slot: Slot<T> = try slotLocked(for: key, name: name())
       slot.factory = factory
       slot.registeredLifetime = lifetime
@@ -21,18 +21,29 @@ extension SlotStore {
     release(released, boxes: boxes)
   }
 
-  /// Resolves `key` with its registered factory; nil when nothing is
-  /// registered for it (overrides still apply to registered keys only).
-  package func resolveRegistered<T>(_ key: Key, as type: T.Type = T.self) throws -> T? {
-    if let bits = key.identityBits, let value = published(bits: bits, as: T.self) { return value }
-    let registration: (factory: @Sendable () throws -> T, lifetime: Lifetime, name: String)? = try lock.withLock {
-      guard let existing = slots[key] else { return nil }
-      let slot: Slot<T> = try slotLocked(for: key, name: existing.name)
-      guard let factory = slot.factory else { return nil }
-      return (factory, slot.registeredLifetime, slot.name)
+  /// Resolves `key` with its registered factory; throws
+  /// ``NotRegistered`` when nothing is registered for it.
+  package func resolveRegistered<T>(_ key: Key, as type: T.Type = T.self) throws -> T {
+    let thread = ResolutionContext.currentFast
+    if let entry = knownEntry(bits: key.identityBits, as: T.self, in: thread), thread.pointee.buildDepth == 0,
+      let cell = entry.cell, let box = thread.pointee.beginRead(cell)
+    {
+      let instance = box.assumingMemoryBound(to: T.self).pointee
+      thread.pointee.endRead()
+      return instance
     }
-    guard let registration else { return nil }
-    return try resolve(key, lifetime: registration.lifetime, name: registration.name, factory: registration.factory)
+    var factory: (@Sendable () throws -> T)?
+    var lifetime = Lifetime.transient
+    var name = ""
+    try lock.withLock {
+      guard let existing = slots[key] else { return }
+      let slot: Slot<T> = try slotLocked(for: key, name: existing.name)
+      factory = slot.factory
+      lifetime = slot.registeredLifetime
+      name = slot.name
+    }
+    guard let factory else { throw NotRegistered() }
+    return try resolve(key, lifetime: lifetime, name: name, factory: factory)
   }
 
   /// The instances currently kept (built singletons, live weak instances and
@@ -46,3 +57,7 @@ extension SlotStore {
     lock.withLock { slotsInOrder.filter(\.hasRegisteredFactory).map(\.name) }
   }
 }
+
+/// Thrown by ``SlotStore/resolveRegistered(_:as:)`` for a key without a
+/// registered factory; dialects turn it into their own error.
+package struct NotRegistered: Error {}

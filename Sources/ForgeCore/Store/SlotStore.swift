@@ -34,8 +34,9 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   /// pointers reclamation must respect.
   private var readers: [ResolutionContext] = []
   private var readerIdentities: Set<ObjectIdentifier> = []
-  /// Boxes taken out of their cells that a reader may still hold.
-  private var retired: [UnsafeMutableRawPointer] = []
+  /// Boxes taken out of their cells that a reader may still hold, with the
+  /// slot that knows how to destroy them.
+  private var retired: [(slot: AnySlot, box: UnsafeMutableRawPointer)] = []
   var slots: [Key: AnySlot] = [:]
   /// Every slot in the order its key was first seen.
   var slotsInOrder: [AnySlot] = []
@@ -47,26 +48,52 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   package init() {}
 
   deinit {
+    overrideCount.deallocate()
     // No thread can be reading: it would hold a reference to the store.
-    for box in retired { Unmanaged<AnyStoredBox>.fromOpaque(box).release() }
+    for (slot, box) in retired { slot.destroyBox(box) }
   }
 
   private var identity: ObjectIdentifier { ObjectIdentifier(self) }
 
   // MARK: Lock-free reads
 
-  /// The instance already published for the key with `bits`, read without
-  /// the lock, or nil when the locked path must decide: an override might
-  /// apply, this thread has not seen the key yet, or nothing is published.
+  /// The cache entry this thread has for `bits`, when no override can apply
+  /// to it and it holds a `T`: the start of every lock-free read.
   @inline(__always)
-  package func published<T>(bits: SlotKeyBits, as type: T.Type) -> T? {
+  func knownEntry<T>(
+    bits: SlotKeyBits?,
+    as type: T.Type,
+    in thread: UnsafeMutablePointer<ThreadFastState>
+  ) -> ThreadFastState.SlotCacheEntry? {
     guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
-      let context = ResolutionContext.currentIfPresent, context.keyCapture == nil,
-      let slot = context.cachedSlot(store: identityNumber, bits: bits),
-      slot.valueType == ObjectIdentifier(T.self)
+      !thread.pointee.isCapturing,
+      let bits,
+      let entry = thread.pointee.entry(store: identityNumber, bits: bits),
+      entry.valueType == ObjectIdentifier(T.self)
     else { return nil }
-    context.recordDependency(slot)
-    return unsafeDowncast(slot, to: Slot<T>.self).readPublished(hazard: context.hazard)
+    return entry
+  }
+
+  /// Reads the instance published in `entry`'s cell, if any, for a caller
+  /// outside any build. Touches only raw memory and retains nothing but the
+  /// instance it returns; `body` receives the instance's address.
+  @inline(__always)
+  func readPublished<R>(
+    _ entry: ThreadFastState.SlotCacheEntry,
+    in thread: UnsafeMutablePointer<ThreadFastState>,
+    _ body: (UnsafeMutableRawPointer) -> R
+  ) -> R? {
+    guard let cell = entry.cell, let box = thread.pointee.beginRead(cell) else { return nil }
+    defer { thread.pointee.endRead() }
+    return body(box)
+  }
+
+  /// What the lock-free path would serve for `bits` on this thread, or nil
+  /// when it would take the locked path. For tests and introspection.
+  package func published<T>(bits: SlotKeyBits, as type: T.Type) -> T? {
+    let thread = ResolutionContext.currentFast
+    guard let entry = knownEntry(bits: bits, as: T.self, in: thread) else { return nil }
+    return readPublished(entry, in: thread) { $0.assumingMemoryBound(to: T.self).pointee }
   }
 
   /// Lets the calling thread find `slot` without the lock from now on.
@@ -84,16 +111,16 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
 
   /// Takes retired boxes that no reader holds any more; release them after
   /// unlocking. Call with the lock held.
-  func reclaimLocked() -> [UnsafeMutableRawPointer] {
+  func reclaimLocked() -> [(slot: AnySlot, box: UnsafeMutableRawPointer)] {
     guard !retired.isEmpty else { return [] }
     var held: Set<UnsafeMutableRawPointer> = []
     for reader in readers {
       if let box = forge_load_seq_cst(reader.hazard) { held.insert(box) }
     }
-    var free: [UnsafeMutableRawPointer] = []
-    retired.removeAll { box in
-      if held.contains(box) { return false }
-      free.append(box)
+    var free: [(slot: AnySlot, box: UnsafeMutableRawPointer)] = []
+    retired.removeAll { entry in
+      if held.contains(entry.box) { return false }
+      free.append(entry)
       return true
     }
     return free
@@ -104,14 +131,14 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   func takeStoredLocked(_ slot: AnySlot, into released: inout [Any]) {
     let (instance, box) = slot.takeStored()
     if let instance { released.append(instance) }
-    if let box { retired.append(box) }
+    if let box { retired.append((slot, box)) }
   }
 
   /// Releases what a locked section took out: instances, then boxes no
   /// reader holds. Call without the lock.
-  func release(_ released: [Any], boxes: [UnsafeMutableRawPointer]) {
+  func release(_ released: [Any], boxes: [(slot: AnySlot, box: UnsafeMutableRawPointer)]) {
     _ = released
-    for box in boxes { Unmanaged<AnyStoredBox>.fromOpaque(box).release() }
+    for (slot, box) in boxes { slot.destroyBox(box) }
   }
 
   // MARK: Resolving
@@ -124,22 +151,31 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     name: @autoclosure () -> String,
     factory: () throws -> T
   ) throws -> T {
-    let context = ResolutionContext.current
-    if context.keyCapture != nil, let placeholder: T = capture(key, in: context) {
-      return placeholder
+    let thread = ResolutionContext.currentFast
+    if thread.pointee.isCapturing, let placeholder = capture(key, as: T.self, in: thread.pointee.context!.takeUnretainedValue()) {
+      return placeholder as! T
     }
     // No override can apply and this thread knows the slot: no lock, no hash.
-    if Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
-      let bits = key.identityBits,
-      let known = context.cachedSlot(store: identityNumber, bits: bits),
-      known.valueType == ObjectIdentifier(T.self)
-    {
-      let slot = unsafeDowncast(known, to: Slot<T>.self)
+    if let entry = knownEntry(bits: key.identityBits, as: T.self, in: thread) {
+      if lifetime.isStored, thread.pointee.buildDepth == 0, let cell = entry.cell,
+        let box = thread.pointee.beginRead(cell)
+      {
+        let instance = box.assumingMemoryBound(to: T.self).pointee
+        thread.pointee.endRead()
+        return instance
+      }
+      let context = thread.pointee.context!.takeUnretainedValue()
+      let slot = entry.slot!.takeUnretainedValue()
       context.recordDependency(slot)
       guard lifetime.isStored else { return try build(slot, factory: factory, in: context).value }
-      if let instance = slot.readPublished(hazard: context.hazard) { return instance }
-      return try resolveStored(slot, key: key, lifetime: lifetime, factory: factory)
+      if let box = thread.pointee.beginRead(slot.cell) {
+        let instance = box.assumingMemoryBound(to: T.self).pointee
+        thread.pointee.endRead()
+        return instance
+      }
+      return try resolveStored(unsafeDowncast(slot, to: Slot<T>.self), lifetime: lifetime, factory: factory)
     }
+    let context = thread.pointee.context!.takeUnretainedValue()
     return try resolveLocked(key, lifetime: lifetime, name: name(), factory: factory, in: context)
   }
 
@@ -161,7 +197,9 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       throw error
     }
     let containerOverride = overrides.isEmpty ? nil : overrides[key]
-    if context.cachedSlot(store: identityNumber, bits: key.identityBits ?? SlotKeyBits(0, 0)) !== slot {
+    if context.fast.pointee.entry(store: identityNumber, bits: key.identityBits ?? SlotKeyBits(0, 0))?.slot?.toOpaque()
+      != Unmanaged.passUnretained(slot).toOpaque()
+    {
       rememberLocked(slot, for: key, in: context)
     }
     lock.unlock()
@@ -189,7 +227,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       return try resolve(containerOverride, slot: slot, in: context)
     }
     if lifetime.isStored {
-      return try resolveStored(slot, key: key, lifetime: lifetime, factory: factory)
+      return try resolveStored(slot, lifetime: lifetime, factory: factory)
     }
     return try build(slot, factory: factory, in: context).value
   }
@@ -199,7 +237,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       throw mismatch(slot, actual: "a replacement of another type")
     }
     if override.lifetime.isStored {
-      return try resolveStored(typed.slot, key: nil, lifetime: override.lifetime, factory: typed.make)
+      return try resolveStored(typed.slot, remembersInScope: false, lifetime: override.lifetime, factory: typed.make)
     }
     return try build(slot, factory: typed.make, in: context).value
   }
@@ -233,11 +271,12 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     return (value, outcome.usedScopedOverride)
   }
 
-  /// Returns the stored instance or builds it exactly once. `key` is nil for
-  /// an override's own slot, whose instance is never remembered by a scope.
+  /// Returns the stored instance or builds it exactly once. An override's
+  /// own slot passes `remembersInScope: false`: a scope never keeps its
+  /// instance.
   private func resolveStored<T>(
     _ slot: Slot<T>,
-    key: Key?,
+    remembersInScope: Bool = true,
     lifetime: Lifetime,
     factory: () throws -> T
   ) throws -> T {
@@ -288,8 +327,8 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       }
       lock.broadcast()
     }
-    if result.usedScopedOverride, let key, let scope = OverrideScope.current {
-      scope.remember(result.value, for: OverrideScope.Target(store: identity, key: key))
+    if result.usedScopedOverride, remembersInScope, let scope = OverrideScope.current {
+      scope.remember(result.value, for: slot.target)
     }
     return result.value
   }
@@ -400,7 +439,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   /// those kept for overrides of the key.
   package func clearStored(where matches: (Key, Lifetime) -> Bool) {
     var released: [Any] = []
-    let boxes: [UnsafeMutableRawPointer] = lock.withLock {
+    let boxes: [(slot: AnySlot, box: UnsafeMutableRawPointer)] = lock.withLock {
       func clear(_ slot: AnySlot, _ key: Key) {
         if let lifetime = slot.storedLifetime, matches(key, lifetime) {
           takeStoredLocked(slot, into: &released)

@@ -35,10 +35,9 @@ public final class ForgeContainer: ForgeContainerProtocol {
 
   public func resolve<T>() throws -> T {
     do {
-      guard let value = try store.resolveRegistered(ObjectIdentifier(T.self), as: T.self) else {
-        throw ForgeContainerError.missingFactoryMethod(String(reflecting: T.self))
-      }
-      return value
+      return try store.resolveRegistered(ObjectIdentifier(T.self), as: T.self)
+    } catch is NotRegistered {
+      throw ForgeContainerError.missingFactoryMethod(String(reflecting: T.self))
     } catch is DependencyTypeMismatchError {
       throw ForgeContainerError.typeMismatch(String(reflecting: T.self))
     }

@@ -1,0 +1,90 @@
+import CForgeAtomics
+
+/// What the lock-free read path needs of the calling thread: its hazard
+/// pointer, its slot cache and two flags. Raw memory owned by the thread's
+/// ``ResolutionContext``, reached through the thread-local without retaining
+/// anything. Only the owning thread writes it; stores read `hazard`
+/// atomically.
+package struct ThreadFastState {
+  /// The published box this thread is reading, if any.
+  package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  /// Slots this thread found before, by store and key bits.
+  private let slotCache: UnsafeMutablePointer<SlotCacheEntry>
+  private static let slotCacheSize = 64
+  /// Set while the thread reads a property in key-capture mode.
+  package var isCapturing = false
+  /// How many builds are in progress on this thread.
+  package var buildDepth = 0
+  /// The owning context; retained once for the thread-local.
+  package var context: Unmanaged<ResolutionContext>?
+
+  /// An entry of the slot cache: enough to read a published instance
+  /// without touching the slot object.
+  ///
+  /// An entry is used only while its store is the one asking, and store
+  /// identities are never reused, so an entry of a released store is never
+  /// followed.
+  package struct SlotCacheEntry {
+    var store: UInt = 0
+    var bits = SlotKeyBits(0, 0)
+    package var valueType: ObjectIdentifier?
+    package var cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+    package var slot: Unmanaged<AnySlot>?
+  }
+
+  init() {
+    hazard = .allocate(capacity: 1)
+    hazard.initialize(to: nil)
+    slotCache = .allocate(capacity: Self.slotCacheSize)
+    slotCache.initialize(repeating: SlotCacheEntry(), count: Self.slotCacheSize)
+  }
+
+  func deallocate() {
+    hazard.deallocate()
+    slotCache.deinitialize(count: Self.slotCacheSize)
+    slotCache.deallocate()
+  }
+
+  @inline(__always)
+  private static func index(store: UInt, bits: SlotKeyBits) -> Int {
+    let mixed = (bits.first &* 0x9E37_79B9_7F4A_7C15) ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F) ^ (store &* 0x1656_67B1_9E37_79F9)
+    return Int(truncatingIfNeeded: mixed >> (UInt.bitWidth - 6))
+  }
+
+  /// The entry cached for `bits` in the store with identity `store`.
+  @inline(__always)
+  package func entry(store: UInt, bits: SlotKeyBits) -> SlotCacheEntry? {
+    let entry = slotCache[Self.index(store: store, bits: bits)]
+    guard entry.store == store, entry.bits == bits, entry.slot != nil else { return nil }
+    return entry
+  }
+
+  /// Remembers `slot` for `bits` in `store`.
+  func remember(_ slot: AnySlot, store: UInt, bits: SlotKeyBits) {
+    slotCache[Self.index(store: store, bits: bits)] = SlotCacheEntry(
+      store: store,
+      bits: bits,
+      valueType: slot.valueType,
+      cell: slot.cell,
+      slot: .passUnretained(slot)
+    )
+  }
+
+  /// Takes hold of the box published in `cell`, under this thread's hazard
+  /// pointer, until ``endRead()``. Nil when nothing is published.
+  @inline(__always)
+  package func beginRead(_ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
+    while let box = forge_load_acquire(cell) {
+      forge_store_seq_cst(hazard, box)
+      if forge_load_seq_cst(cell) == box { return box }
+      forge_store_release(hazard, nil)
+    }
+    return nil
+  }
+
+  /// Lets go of the box taken by ``beginRead(_:)``.
+  @inline(__always)
+  package func endRead() {
+    forge_store_release(hazard, nil)
+  }
+}
