@@ -1,0 +1,143 @@
+import Benchmark
+import Dependencies
+import DependencyFetcher
+import Dispatch
+import Forge
+import ForgeInject
+import SwiftPod
+@preconcurrency import Swinject
+
+// Every scenario of issue 5, for hand-written injection, each Forge dialect
+// where it applies, Swinject and swift-dependencies. Names are
+// "scenario / system" so Scripts/ratios.py can compare within one run.
+
+let benchmarks: @Sendable () -> Void = {
+  Benchmark.defaultConfiguration = .init(
+    metrics: [.wallClock, .mallocCountTotal],
+    timeUnits: .nanoseconds,
+    warmupIterations: 10,
+    scalingFactor: .kilo,
+    maxDuration: .seconds(1),
+    maxIterations: .count(1_000_000)
+  )
+
+  let hand = HandWrittenContainer()
+  let forge = BenchContainer()
+  let inject = makeForgeInjectContainer()
+  let injectGraph = registerForgeInjectGraph(in: inject)
+  let pod = SwiftPod()
+  let fetcher = Fetcher.createDefault()
+  let swinject = makeSwinjectContainer()
+  let swinjectSynchronized = swinject.synchronize()
+
+  func measure(_ scenario: String, _ system: String, _ body: @escaping @Sendable () -> Any) {
+    Benchmark("\(scenario) / \(system)") { benchmark in
+      for _ in benchmark.scaledIterations { blackHole(body()) }
+    }
+  }
+
+  // 1. Cached hit.
+  measure("1 cached hit", "hand-written") { hand.cachedLeaf() }
+  measure("1 cached hit", "Forge") { forge.cachedLeaf }
+  measure("1 cached hit", "ForgeInject") { try! inject.resolve() as Leaf }
+  measure("1 cached hit", "SwiftPod") { pod.resolve(podCachedLeaf) }
+  measure("1 cached hit", "DependencyFetcher") { fetcher.fetch(.benchLeaf) }
+  measure("1 cached hit", "Swinject") { swinject.resolve(Leaf.self, name: "cached")! }
+  measure("1 cached hit", "swift-dependencies") { swiftDependenciesLeaf() }
+
+  // 2. Transient leaf.
+  measure("2 transient leaf", "hand-written") { hand.transientLeaf() }
+  measure("2 transient leaf", "Forge") { forge.transientLeaf }
+  measure("2 transient leaf", "ForgeInject") { try! inject.resolve() as TransientLeaf }
+  measure("2 transient leaf", "SwiftPod") { pod.resolve(podTransientLeaf) }
+  measure("2 transient leaf", "Swinject") { swinject.resolve(TransientLeaf.self)! }
+
+  // 3. Chain A(B(C)): transient, transient, singleton.
+  measure("3 chain", "hand-written") { hand.chain() }
+  measure("3 chain", "Forge") { forge.chainA }
+  measure("3 chain", "ForgeInject") { try! inject.resolve() as ChainA }
+  measure("3 chain", "SwiftPod") { pod.resolve(podChainA) }
+  measure("3 chain", "Swinject") { swinject.resolve(ChainA.self)! }
+
+  // 4. The 50-node graph, from its transient root.
+  measure("4 graph of 50", "hand-written") { hand.graphRoot() }
+  measure("4 graph of 50", "Forge") { forge.graphRoot }
+  measure("4 graph of 50", "ForgeInject") { injectGraph[0]() }
+  measure("4 graph of 50", "SwiftPod") { pod.resolve(podGraph[0]) }
+  measure("4 graph of 50", "Swinject") { swinject.resolve(Node.self, name: "node0")! }
+
+  // 5. Set-up: a container with 100 registrations (where the dialect
+  // registers), then one resolution.
+  Benchmark("5 set-up / hand-written", configuration: .init(scalingFactor: .one)) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(HandWrittenContainer().cachedLeaf()) }
+  }
+  Benchmark("5 set-up / Forge", configuration: .init(scalingFactor: .one)) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(BenchContainer().cachedLeaf) }
+  }
+  Benchmark("5 set-up / ForgeInject", configuration: .init(scalingFactor: .one)) { benchmark in
+    for _ in benchmark.scaledIterations {
+      let container = ForgeContainer()
+      registerHundred(in: container)
+      blackHole(try! container.resolve() as Typed<Zero>)
+    }
+  }
+  Benchmark("5 set-up / SwiftPod", configuration: .init(scalingFactor: .one)) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(SwiftPod().resolve(podCachedLeaf)) }
+  }
+  Benchmark("5 set-up / DependencyFetcher", configuration: .init(scalingFactor: .one)) { benchmark in
+    for _ in benchmark.scaledIterations { blackHole(Fetcher.createDefault().fetch(.benchLeaf)) }
+  }
+  Benchmark("5 set-up / Swinject", configuration: .init(scalingFactor: .one)) { benchmark in
+    for _ in benchmark.scaledIterations {
+      let container = Swinject.Container()
+      for index in 0..<100 {
+        container.register(Leaf.self, name: nodeNames[index % Graph.size] + "-\(index)") { _ in Leaf() }
+      }
+      container.register(Leaf.self) { _ in Leaf() }
+      blackHole(container.resolve(Leaf.self)!)
+    }
+  }
+
+  // 6. Cached hit on 2 threads at once; time per operation per thread.
+  func twoThreads(_ system: String, _ body: @escaping @Sendable () -> Any) {
+    Benchmark("6 cached hit, 2 threads / \(system)") { benchmark in
+      let perThread = benchmark.scaledIterations.count
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        for _ in 0..<perThread { blackHole(body()) }
+      }
+    }
+  }
+  twoThreads("hand-written") { hand.cachedLeaf() }
+  twoThreads("Forge") { forge.cachedLeaf }
+  twoThreads("ForgeInject") { try! inject.resolve() as Leaf }
+  twoThreads("SwiftPod") { pod.resolve(podCachedLeaf) }
+  twoThreads("DependencyFetcher") { fetcher.fetch(.benchLeaf) }
+  twoThreads("Swinject (synchronized)") { swinjectSynchronized.resolve(Leaf.self, name: "cached")! }
+  twoThreads("swift-dependencies") { swiftDependenciesLeaf() }
+
+  // 7. Resolution with an override active.
+  let overriddenForge = BenchContainer()
+  let mockLeaf = Leaf()
+  overriddenForge.override(\.cachedLeaf) { mockLeaf }
+  let overriddenPod = SwiftPod()
+  overriddenPod.overrideProvider(podCachedLeaf) { _ in mockLeaf }
+  let overriddenFetcher = Fetcher.create().addOverride(for: .benchLeaf, instance: mockLeaf).done()
+  let swinjectChild = Swinject.Container(parent: swinject)
+  swinjectChild.register(Leaf.self, name: "cached") { _ in mockLeaf }.inObjectScope(.container)
+
+  measure("7 override active", "hand-written") { hand.cachedLeaf() }
+  measure("7 override active", "Forge override(_:with:)") { overriddenForge.cachedLeaf }
+  Benchmark("7 override active / Forge withOverrides") { benchmark in
+    forge.withOverrides { $0.override(\.cachedLeaf) { mockLeaf } } run: {
+      for _ in benchmark.scaledIterations { blackHole(forge.cachedLeaf) }
+    }
+  }
+  measure("7 override active", "SwiftPod") { overriddenPod.resolve(podCachedLeaf) }
+  measure("7 override active", "DependencyFetcher") { overriddenFetcher.fetch(.benchLeaf) }
+  measure("7 override active", "Swinject (child container)") { swinjectChild.resolve(Leaf.self, name: "cached")! }
+  Benchmark("7 override active / swift-dependencies") { benchmark in
+    withDependencies { $0.benchLeaf = mockLeaf } operation: {
+      for _ in benchmark.scaledIterations { blackHole(swiftDependenciesLeaf()) }
+    }
+  }
+}
