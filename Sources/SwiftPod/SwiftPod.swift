@@ -21,8 +21,19 @@ public final class SwiftPod: ProviderResolver {
   public init() {}
 
   public func resolve<T>(_ provider: Provider<T>) -> T {
+    // From the identity, so that no `AnyObject` (a retain) is formed.
+    let bits = SlotKeyBits(identity: ObjectIdentifier(provider))
+    if let read = store.beginPublishedRead(bits: bits, as: T.self) {
+      defer { read.end() }
+      return read.box.assumingMemoryBound(to: T.self).pointee
+    }
     do {
-      return try store.resolve(IdentityKey(provider), lifetime: provider.lifetime, name: provider.name) {
+      return try store.resolve(
+        bits: bits,
+        key: IdentityKey(provider),
+        lifetime: provider.lifetime,
+        name: provider.name
+      ) {
         provider.builder(self)
       }
     } catch {

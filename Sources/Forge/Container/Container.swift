@@ -71,6 +71,12 @@ open class Container: @unchecked Sendable {
     _ factory: () -> Any,
     preview: (() -> Any)? = nil
   ) -> T {
+    if preview == nil || !PreviewMode.mightBeActive,
+      let read = store.beginPublishedRead(bits: key.identityBits, as: T.self)
+    {
+      defer { read.end() }
+      return read.box.assumingMemoryBound(to: T.self).pointee
+    }
     do {
       if let preview, PreviewMode.mightBeActive, PreviewMode.isActive {
         return try store.resolve(key, lifetime: .transient, name: dependencyName(key)) {
@@ -110,7 +116,23 @@ open class Container: @unchecked Sendable {
     "\(String(describing: type(of: self))).\(key)"
   }
 
+  /// The factory's value as `T`. When the value's dynamic type is `T`
+  /// itself (a concrete type), it is taken out of the `Any` directly; the
+  /// runtime's general cast (needed for protocol types, subclasses, …)
+  /// costs more than a whole cached resolution.
+  @inline(__always)
   private func cast<T>(_ value: Any, key: String, factoryName: String) throws -> T {
+    if type(of: value) == T.self {
+      func project<Contained>(_ contained: Contained) -> T { unsafeBitCast(contained, to: T.self) }
+      return _openExistential(value, do: project)
+    }
+    return try castConverting(value, key: key, factoryName: factoryName)
+  }
+
+  /// The general cast, kept out of line: its `Optional<T>` would otherwise
+  /// cost a metadata lookup on every build, cast taken or not.
+  @inline(never)
+  private func castConverting<T>(_ value: Any, key: String, factoryName: String) throws -> T {
     if let typed = value as? T { return typed }
     throw DependencyTypeMismatchError(
       dependency: dependencyName(key),

@@ -7,20 +7,21 @@ package protocol SlotKey: Hashable, Sendable {
 }
 
 /// The words that identify a key in the thread's slot cache.
+@frozen
 package struct SlotKeyBits: Equatable, Sendable {
   package let first: UInt
   package let second: UInt
 
-  @inline(__always)
+  @inlinable
   package init(_ first: UInt, _ second: UInt) {
     self.first = first
     self.second = second
   }
 
   /// The bits of an object's identity (a provider, a service).
-  @inline(__always)
-  package init(object: AnyObject) {
-    self.init(UInt(bitPattern: ObjectIdentifier(object)), 1)
+  @inlinable
+  package init(identity: ObjectIdentifier) {
+    self.init(UInt(bitPattern: identity), 1)
   }
 }
 
@@ -44,7 +45,7 @@ extension ObjectIdentifier: SlotKey {
 
 extension IdentityKey: SlotKey {
   @inline(__always)
-  package var identityBits: SlotKeyBits? { SlotKeyBits(object: object) }
+  package var identityBits: SlotKeyBits? { SlotKeyBits(identity: ObjectIdentifier(object)) }
 }
 
 extension Int: SlotKey {

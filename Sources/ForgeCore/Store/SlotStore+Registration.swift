@@ -24,20 +24,24 @@ extension SlotStore {
   /// Resolves `key` with its registered factory; throws
   /// ``NotRegistered`` when nothing is registered for it.
   package func resolveRegistered<T>(_ key: Key, as type: T.Type = T.self) throws -> T {
-    let thread = ResolutionContext.currentFast
-    if let entry = knownEntry(bits: key.identityBits, as: T.self, in: thread), thread.pointee.buildDepth == 0,
-      let cell = entry.cell, let box = thread.pointee.beginRead(cell)
-    {
-      let instance = box.assumingMemoryBound(to: T.self).pointee
-      thread.pointee.endRead()
-      return instance
+    let bits = key.identityBits
+    if let read = beginPublishedRead(bits: bits, as: T.self) {
+      defer { read.end() }
+      return read.box.assumingMemoryBound(to: T.self).pointee
     }
+    let known = knownEntry(bits: bits, as: T.self, in: ResolutionContext.currentFast)
     var factory: (@Sendable () throws -> T)?
     var lifetime = Lifetime.transient
     var name = ""
     try lock.withLock {
-      guard let existing = slots[key] else { return }
-      let slot: Slot<T> = try slotLocked(for: key, name: existing.name)
+      let slot: Slot<T>
+      if let known = known?.slot {
+        // This thread knows the slot: no need to hash the key.
+        slot = unsafeDowncast(known.takeUnretainedValue(), to: Slot<T>.self)
+      } else {
+        guard let existing = slots[key] else { return }
+        slot = try slotLocked(for: key, name: existing.name)
+      }
       factory = slot.factory
       lifetime = slot.registeredLifetime
       name = slot.name

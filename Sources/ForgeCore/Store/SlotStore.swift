@@ -88,6 +88,28 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     return body(box)
   }
 
+  /// Starts reading the instance published for `bits`, when no override can
+  /// apply, outside any build: the cheapest hit, for a dialect's entry point
+  /// to try before it builds any closure or key. Copy the instance out of
+  /// ``PublishedRead/box`` as `T`, then call ``PublishedRead/end()``.
+  ///
+  /// ```swift
+  /// if let read = store.beginPublishedRead(bits: bits, as: T.self) {
+  ///   defer { read.end() }
+  ///   return read.box.assumingMemoryBound(to: T.self).pointee
+  /// }
+  /// ```
+  @inline(__always)
+  package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type) -> PublishedRead? {
+    let thread = ResolutionContext.currentFast
+    guard thread.pointee.buildDepth == 0,
+      let entry = knownEntry(bits: bits, as: T.self, in: thread),
+      let cell = entry.cell,
+      let box = thread.pointee.beginRead(cell)
+    else { return nil }
+    return PublishedRead(box: box, thread: thread)
+  }
+
   /// What the lock-free path would serve for `bits` on this thread, or nil
   /// when it would take the locked path. For tests and introspection.
   package func published<T>(bits: SlotKeyBits, as type: T.Type) -> T? {
@@ -151,12 +173,25 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     name: @autoclosure () -> String,
     factory: () throws -> T
   ) throws -> T {
+    try resolve(bits: key.identityBits, key: key, lifetime: lifetime, name: name(), factory: factory)
+  }
+
+  /// Resolves the key whose identity bits are `bits`, building the key
+  /// itself only on the locked path: for object keys, making the key would
+  /// retain the shared object on every call.
+  package func resolve<T>(
+    bits: SlotKeyBits?,
+    key: @autoclosure () -> Key,
+    lifetime: Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T
+  ) throws -> T {
     let thread = ResolutionContext.currentFast
-    if thread.pointee.isCapturing, let placeholder = capture(key, as: T.self, in: thread.pointee.context!.takeUnretainedValue()) {
+    if thread.pointee.isCapturing, let placeholder = capture(key(), as: T.self, in: thread.pointee.context!.takeUnretainedValue()) {
       return placeholder as! T
     }
     // No override can apply and this thread knows the slot: no lock, no hash.
-    if let entry = knownEntry(bits: key.identityBits, as: T.self, in: thread) {
+    if let entry = knownEntry(bits: bits, as: T.self, in: thread) {
       if lifetime.isStored, thread.pointee.buildDepth == 0, let cell = entry.cell,
         let box = thread.pointee.beginRead(cell)
       {
@@ -167,7 +202,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       let context = thread.pointee.context!.takeUnretainedValue()
       let slot = entry.slot!.takeUnretainedValue()
       context.recordDependency(slot)
-      guard lifetime.isStored else { return try build(slot, factory: factory, in: context).value }
+      guard lifetime.isStored else { return try build(slot, factory: factory, in: context) }
       if let box = thread.pointee.beginRead(slot.cell) {
         let instance = box.assumingMemoryBound(to: T.self).pointee
         thread.pointee.endRead()
@@ -176,7 +211,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       return try resolveStored(unsafeDowncast(slot, to: Slot<T>.self), lifetime: lifetime, factory: factory)
     }
     let context = thread.pointee.context!.takeUnretainedValue()
-    return try resolveLocked(key, lifetime: lifetime, name: name(), factory: factory, in: context)
+    return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: context)
   }
 
   /// The general path: finds the slot under the lock and applies every
@@ -218,7 +253,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
         // Kept from before the scope, but built from a dependency the scope
         // replaces: build it again for this scope only.
         context.markScopedOverrideUsed()
-        let value = try build(slot, factory: factory, in: context).value
+        let value = try build(slot, factory: factory, in: context)
         scope.remember(value, for: slot.target)
         return value
       }
@@ -229,7 +264,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     if lifetime.isStored {
       return try resolveStored(slot, lifetime: lifetime, factory: factory)
     }
-    return try build(slot, factory: factory, in: context).value
+    return try build(slot, factory: factory, in: context)
   }
 
   private func resolve<T>(_ override: AnyOverride, slot: Slot<T>, in context: ResolutionContext) throws -> T {
@@ -239,18 +274,22 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     if override.lifetime.isStored {
       return try resolveStored(typed.slot, remembersInScope: false, lifetime: override.lifetime, factory: typed.make)
     }
-    return try build(slot, factory: typed.make, in: context).value
+    return try build(slot, factory: typed.make, in: context)
   }
 
   /// Runs `factory` with `slot` on the calling thread's chain. The first
   /// build of a slot records what it resolved as the slot's dependencies
   /// (the edges of the graph); a kept instance's build always does.
+  ///
+  /// Returns `T` itself and reports through `usedScopedOverride`: a tuple
+  /// result would make unspecialised code look its metadata up every call.
   private func build<T>(
     _ slot: AnySlot,
     factory: () throws -> T,
     in context: ResolutionContext,
-    alwaysRecord: Bool = false
-  ) throws -> (value: T, usedScopedOverride: Bool) {
+    alwaysRecord: Bool = false,
+    usedScopedOverride: inout Bool
+  ) throws -> T {
     if let path = context.cycle(closedBy: slot) {
       throw DependencyCycleError(path: path)
     }
@@ -268,7 +307,15 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       lock.withLock { slot.dependencies = outcome.dependencies }
       if slot.dependenciesRecorded.value == 0 { slot.dependenciesRecorded.add(1) }
     }
-    return (value, outcome.usedScopedOverride)
+    usedScopedOverride = outcome.usedScopedOverride
+    return value
+  }
+
+  /// ``build(_:factory:in:alwaysRecord:usedScopedOverride:)`` for callers
+  /// that keep nothing: the scope already knows what it overrode.
+  private func build<T>(_ slot: AnySlot, factory: () throws -> T, in context: ResolutionContext) throws -> T {
+    var usedScopedOverride = false
+    return try build(slot, factory: factory, in: context, usedScopedOverride: &usedScopedOverride)
   }
 
   /// Returns the stored instance or builds it exactly once. An override's
@@ -308,9 +355,10 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     let generation = slot.generation
     lock.unlock()
 
-    let result: (value: T, usedScopedOverride: Bool)
+    let value: T
+    var usedScopedOverride = false
     do {
-      result = try build(slot, factory: factory, in: context, alwaysRecord: true)
+      value = try build(slot, factory: factory, in: context, alwaysRecord: true, usedScopedOverride: &usedScopedOverride)
     } catch {
       lock.withLock {
         slot.builder = nil
@@ -322,15 +370,15 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       slot.builder = nil
       // A re-registration during the build replaced the factory: the result
       // of the old one is handed to this caller but not kept.
-      if !result.usedScopedOverride, slot.generation == generation {
-        slot.store(result.value, lifetime: lifetime)
+      if !usedScopedOverride, slot.generation == generation {
+        slot.store(value, lifetime: lifetime)
       }
       lock.broadcast()
     }
-    if result.usedScopedOverride, remembersInScope, let scope = OverrideScope.current {
-      scope.remember(result.value, for: slot.target)
+    if usedScopedOverride, remembersInScope, let scope = OverrideScope.current {
+      scope.remember(value, for: slot.target)
     }
-    return result.value
+    return value
   }
 
   /// The cycle that waiting for `slot` would close across threads: `slot` is
@@ -451,4 +499,15 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     }
     release(released, boxes: boxes)
   }
+}
+
+/// A published instance being read under the thread's hazard pointer.
+package struct PublishedRead {
+  /// The instance's address.
+  package let box: UnsafeMutableRawPointer
+  let thread: UnsafeMutablePointer<ThreadFastState>
+
+  /// Lets go of the instance; call once it is copied out.
+  @inline(__always)
+  package func end() { thread.pointee.endRead() }
 }
