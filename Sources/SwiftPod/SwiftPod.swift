@@ -23,7 +23,7 @@ public final class SwiftPod: ProviderResolver {
   public func resolve<T>(_ provider: Provider<T>) -> T {
     // From the identity, so that no `AnyObject` (a retain) is formed.
     let bits = SlotKeyBits(identity: ObjectIdentifier(provider))
-    if let read = store.beginPublishedRead(bits: bits, as: T.self) {
+    if provider.lifetime.isStored, let read = store.beginPublishedRead(bits: bits, as: T.self) {
       defer { read.end() }
       return read.box.assumingMemoryBound(to: T.self).pointee
     }

@@ -71,7 +71,7 @@ open class Container: @unchecked Sendable {
     _ factory: () -> Any,
     preview: (() -> Any)? = nil
   ) -> T {
-    if preview == nil || !PreviewMode.mightBeActive,
+    if scope != .transient, preview == nil || !PreviewMode.mightBeActive,
       let read = store.beginPublishedRead(bits: key.identityBits, as: T.self)
     {
       defer { read.end() }

@@ -9,11 +9,14 @@ package class AnySlot: @unchecked Sendable {
   // @unchecked: every `var` below is read and written only while the owning
   // SlotStore holds its lock; `name` and `valueType` never change.
 
-  /// The dependency as the user spelled it, for messages and graphs.
-  package let name: String
+  /// The dependency as the user spelled it, for messages and graphs;
+  /// rendered only when asked for.
+  package var name: String { nameSource.rendered }
+  private let nameSource: SlotName
   /// The type the slot's instances have; a request for another type is a mismatch.
   package let valueType: ObjectIdentifier
-  package let valueTypeName: String
+  private let valueMetatype: Any.Type
+  package var valueTypeName: String { String(reflecting: valueMetatype) }
 
   /// How a closure-scoped override would name this slot.
   package let target: OverrideScope.Target
@@ -33,12 +36,12 @@ package class AnySlot: @unchecked Sendable {
   /// The lifetime the stored instance was built with; nil when nothing is stored.
   package var storedLifetime: Lifetime?
 
-  init(name: String, target: OverrideScope.Target, storeLock: ConditionLock, valueType: ObjectIdentifier, valueTypeName: String) {
-    self.name = name
+  init(name: SlotName, target: OverrideScope.Target, storeLock: ConditionLock, valueType: Any.Type) {
+    self.nameSource = name
     self.target = target
     self.storeLock = storeLock
-    self.valueType = valueType
-    self.valueTypeName = valueTypeName
+    self.valueType = ObjectIdentifier(valueType)
+    self.valueMetatype = valueType
     cell = .allocate(capacity: 1)
     cell.initialize(to: nil)
   }
@@ -85,14 +88,8 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
   /// The lifetime the registered factory was registered with.
   package var registeredLifetime: Lifetime = .transient
 
-  package init(name: String, target: OverrideScope.Target, storeLock: ConditionLock) {
-    super.init(
-      name: name,
-      target: target,
-      storeLock: storeLock,
-      valueType: ObjectIdentifier(T.self),
-      valueTypeName: String(reflecting: T.self)
-    )
+  package init(name: SlotName, target: OverrideScope.Target, storeLock: ConditionLock) {
+    super.init(name: name, target: target, storeLock: storeLock, valueType: T.self)
   }
 
   /// The stored instance, if it is still there.
@@ -149,5 +146,19 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
     if let value { return value }
     if storedLifetime == .weak, let object { return object }
     return nil
+  }
+}
+
+/// How a slot is named in messages: words, or a type rendered only when a
+/// message needs it (rendering a type's name costs more than registering).
+package enum SlotName: Sendable {
+  case text(String)
+  case type(Any.Type)
+
+  package var rendered: String {
+    switch self {
+    case .text(let text): text
+    case .type(let type): String(reflecting: type)
+    }
   }
 }

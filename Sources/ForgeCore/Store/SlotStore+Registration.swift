@@ -5,7 +5,7 @@ extension SlotStore {
   /// dropping the instance the earlier one built.
   package func register<T>(
     _ key: Key,
-    name: @autoclosure () -> String,
+    name: @autoclosure () -> SlotName,
     lifetime: Lifetime,
     factory: @escaping @Sendable () throws -> T
   ) throws {
@@ -32,7 +32,7 @@ extension SlotStore {
     let known = knownEntry(bits: bits, as: T.self, in: ResolutionContext.currentFast)
     var factory: (@Sendable () throws -> T)?
     var lifetime = Lifetime.transient
-    var name = ""
+    var registered: AnySlot?
     try lock.withLock {
       let slot: Slot<T>
       if let known = known?.slot {
@@ -40,14 +40,15 @@ extension SlotStore {
         slot = unsafeDowncast(known.takeUnretainedValue(), to: Slot<T>.self)
       } else {
         guard let existing = slots[key] else { return }
-        slot = try slotLocked(for: key, name: existing.name)
+        slot = try slotLocked(for: key, name: .text(existing.name))
       }
       factory = slot.factory
       lifetime = slot.registeredLifetime
-      name = slot.name
+      registered = slot
     }
     guard let factory else { throw NotRegistered() }
-    return try resolve(key, lifetime: lifetime, name: name, factory: factory)
+    // The slot exists, so its name is rendered only if a message needs it.
+    return try resolve(key, lifetime: lifetime, name: registered?.name ?? "", factory: factory)
   }
 
   /// The instances currently kept (built singletons, live weak instances and

@@ -226,7 +226,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     lock.lock()
     let slot: Slot<T>
     do {
-      slot = try slotLocked(for: key, name: name())
+      slot = try slotLocked(for: key, name: .text(name()))
     } catch {
       lock.unlock()
       throw error
@@ -401,7 +401,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     return nil
   }
 
-  func slotLocked<T>(for key: Key, name: @autoclosure () -> String) throws -> Slot<T> {
+  func slotLocked<T>(for key: Key, name: @autoclosure () -> SlotName) throws -> Slot<T> {
     if let existing = slots[key] {
       guard existing.valueType == ObjectIdentifier(T.self) else {
         throw mismatch(existing, expected: String(reflecting: T.self))
@@ -434,7 +434,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     make: @escaping @Sendable () throws -> T
   ) -> Override<T> {
     let target = OverrideScope.Target(store: identity, key: key)
-    return Override(name: name, target: target, storeLock: lock, lifetime: lifetime, make: make)
+    return Override(name: .text(name), target: target, storeLock: lock, lifetime: lifetime, make: make)
   }
 
   /// Installs a container-wide replacement for `key`, ahead of the real factory.

@@ -26,7 +26,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
     // and resolution only happens through a live container.
     let factory: @Sendable () throws -> T = { [unowned self] in try builder(self) }
     do {
-      try store.register(ObjectIdentifier(T.self), name: String(reflecting: T.self), lifetime: policy.lifetime, factory: factory)
+      try store.register(ObjectIdentifier(T.self), name: .type(T.self), lifetime: policy.lifetime, factory: factory)
     } catch {
       // The key is T's own identity, so its slot always holds T.
       fatalError("ForgeInject: registering \(String(reflecting: T.self)) failed: \(error)")
