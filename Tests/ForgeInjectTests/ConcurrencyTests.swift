@@ -12,13 +12,13 @@ struct ConcurrencyTests {
         builds.increment()
         return Widget()
       }
-      let seen = Mutex<Set<ObjectIdentifier>>([])
+      let seen = IdentitySet()
       onThreads(16) { _ in
         let widget: Widget = try! container.resolve()
-        seen.withLock { _ = $0.insert(ObjectIdentifier(widget)) }
+        seen.insert(widget)
       }
       #expect(builds.count == 1)
-      #expect(seen.withLock { $0.count } == 1)
+      #expect(seen.count == 1)
     }
   }
 

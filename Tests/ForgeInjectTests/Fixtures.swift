@@ -27,6 +27,15 @@ final class Counter: Sendable {
   var count: Int { value.withLock { $0 } }
 }
 
+/// The distinct objects seen across threads. A class around its Mutex: a
+/// Mutex captured directly by a @Sendable closure is accessed through the
+/// closure's box, which ThreadSanitizer reports.
+final class IdentitySet: Sendable {
+  private let ids = Mutex<Set<ObjectIdentifier>>([])
+  func insert(_ object: AnyObject) { ids.withLock { _ = $0.insert(ObjectIdentifier(object)) } }
+  var count: Int { ids.withLock { $0.count } }
+}
+
 struct BuilderFailure: Error, Equatable {}
 
 /// Runs `body` on `threads` real threads released together.
