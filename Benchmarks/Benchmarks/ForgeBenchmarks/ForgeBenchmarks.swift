@@ -78,7 +78,7 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations {
       let container = ForgeContainer()
       registerHundred(in: container)
-      blackHole(try! container.resolve() as Typed<Zero>)
+      blackHole(try! container.resolve() as Typed<Tag0>)
     }
   }
   Benchmark("5 set-up / SwiftPod", configuration: .init(scalingFactor: .one)) { benchmark in

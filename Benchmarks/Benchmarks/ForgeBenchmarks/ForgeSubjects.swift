@@ -61,16 +61,6 @@ func registerForgeInjectGraph(in container: ForgeContainer) -> [@Sendable () -> 
   return resolvers.all
 }
 
-/// One hundred registrations, for the set-up scenario.
-func registerHundred(in container: ForgeContainer) {
-  func register<Tag>(_ tag: Tag.Type, index: Int) {
-    guard index < 100 else { return }
-    container.register(with: .transient) { _ in Typed<Tag>(Node(children: [])) }
-    register(Next<Tag>.self, index: index + 1)
-  }
-  register(Zero.self, index: 0)
-}
-
 let podCachedLeaf = Provider { _ in Leaf() }
 let podTransientLeaf = Provider(scope: AlwaysCreateNewScope()) { _ in TransientLeaf() }
 let podChainC = Provider { _ in ChainC() }

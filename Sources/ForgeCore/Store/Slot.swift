@@ -24,17 +24,17 @@ package class AnySlot: @unchecked Sendable {
   package unowned let storeLock: ConditionLock
   /// What the slot's last recorded build resolved directly: the edges of the
   /// dependency graph.
-  package var dependencies: [AnySlot] = []
+  @exclusivity(unchecked) package var dependencies: [AnySlot] = []
   /// Nonzero once a build has recorded `dependencies`; read without the lock.
   let dependenciesRecorded = AtomicCounter()
 
   /// The thread (its ``ResolutionContext``) building the instance right now.
-  package var builder: ObjectIdentifier?
+  @exclusivity(unchecked) package var builder: ObjectIdentifier?
   /// Bumped whenever the slot's registered factory is replaced, so a build of
   /// the old factory that finishes afterwards is not kept.
-  package var generation = 0
+  @exclusivity(unchecked) package var generation = 0
   /// The lifetime the stored instance was built with; nil when nothing is stored.
-  package var storedLifetime: Lifetime?
+  @exclusivity(unchecked) package var storedLifetime: Lifetime?
 
   init(name: SlotName, target: OverrideScope.Target, storeLock: ConditionLock, valueType: Any.Type) {
     self.nameSource = name
@@ -81,12 +81,12 @@ package class AnySlot: @unchecked Sendable {
 
 package final class Slot<T>: AnySlot, @unchecked Sendable {
   // @unchecked: see AnySlot; the same store lock guards these.
-  private var value: T?
+  @exclusivity(unchecked) private var value: T?
   private weak var object: AnyObject?
   /// The registered factory, for dialects that register before resolving.
-  package var factory: (@Sendable () throws -> T)?
+  @exclusivity(unchecked) package var factory: (@Sendable () throws -> T)?
   /// The lifetime the registered factory was registered with.
-  package var registeredLifetime: Lifetime = .transient
+  @exclusivity(unchecked) package var registeredLifetime: Lifetime = .transient
 
   package init(name: SlotName, target: OverrideScope.Target, storeLock: ConditionLock) {
     super.init(name: name, target: target, storeLock: storeLock, valueType: T.self)

@@ -23,7 +23,8 @@ import CForgeAtomics
 package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   // @unchecked: `slots`, `overrides`, `waiting`, `readers` and `retired`, and
   // every slot's mutable state, are only touched while `lock` is held; the
-  // published cells and counters are atomics.
+  // published cells and counters are atomics. The lock serialises every
+  // access, so the dynamic exclusivity checks are switched off for them.
   package let lock = ConditionLock()
   /// Never reused, unlike an address: threads' slot caches key on it.
   let identityNumber = UInt(Gates.storeIdentities.add(1))
@@ -32,18 +33,18 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   let overrideCount = AtomicCounter()
   /// Threads that read published boxes without the lock, whose hazard
   /// pointers reclamation must respect.
-  private var readers: [ResolutionContext] = []
-  private var readerIdentities: Set<ObjectIdentifier> = []
+  @exclusivity(unchecked) private var readers: [ResolutionContext] = []
+  @exclusivity(unchecked) private var readerIdentities: Set<ObjectIdentifier> = []
   /// Boxes taken out of their cells that a reader may still hold, with the
   /// slot that knows how to destroy them.
-  private var retired: [(slot: AnySlot, box: UnsafeMutableRawPointer)] = []
-  var slots: [Key: AnySlot] = [:]
+  @exclusivity(unchecked) private var retired: [(slot: AnySlot, box: UnsafeMutableRawPointer)] = []
+  @exclusivity(unchecked) var slots: [Key: AnySlot] = [:]
   /// Every slot in the order its key was first seen.
-  var slotsInOrder: [AnySlot] = []
-  private var overrides: [Key: AnyOverride] = [:]
-  private var waiting: [ObjectIdentifier: (slot: AnySlot, chain: [AnySlot])] = [:]
+  @exclusivity(unchecked) var slotsInOrder: [AnySlot] = []
+  @exclusivity(unchecked) private var overrides: [Key: AnyOverride] = [:]
+  @exclusivity(unchecked) private var waiting: [ObjectIdentifier: (slot: AnySlot, chain: [AnySlot])] = [:]
   /// Keys learned by reading an accessor in capture mode, by the accessor's alias.
-  var discoveredKeys: [AnyHashable: Key] = [:]
+  @exclusivity(unchecked) var discoveredKeys: [AnyHashable: Key] = [:]
 
   package init() {}
 
