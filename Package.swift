@@ -40,11 +40,13 @@ let package = Package(
     // Dialect of seed 003: Service keys and fetchers.
     .target(name: "DependencyFetcher", dependencies: ["ForgeCore"]),
     .executableTarget(name: "forge-demo", dependencies: ["Forge", "ForgeInject", "SwiftPod", "DependencyFetcher"]),
-    .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore"]),
-    .testTarget(name: "ForgeTests", dependencies: ["Forge"]),
-    .testTarget(name: "ForgeInjectTests", dependencies: ["ForgeInject"]),
-    .testTarget(name: "SwiftPodTests", dependencies: ["SwiftPod"]),
-    .testTarget(name: "DependencyFetcherTests", dependencies: ["DependencyFetcher"]),
+    // Fixtures shared by the test targets.
+    .target(name: "ForgeTestSupport", dependencies: ["ForgeCore"], path: "Tests/ForgeTestSupport"),
+    .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore", "ForgeTestSupport"]),
+    .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeTestSupport"]),
+    .testTarget(name: "ForgeInjectTests", dependencies: ["ForgeInject", "ForgeTestSupport"]),
+    .testTarget(name: "SwiftPodTests", dependencies: ["SwiftPod", "ForgeTestSupport"]),
+    .testTarget(name: "DependencyFetcherTests", dependencies: ["DependencyFetcher", "ForgeTestSupport"]),
     .testTarget(
       name: "ForgeInjectMacrosTests",
       dependencies: [

@@ -29,15 +29,9 @@ public final class Fetcher: Sendable {
 
   /// The service's instance, made on the first fetch.
   public func fetch<T>(_ service: Service<T>) -> T {
-    // From the identity, so that no `AnyObject` (a retain) is formed.
-    let bits = SlotKeyBits(identity: ObjectIdentifier(service))
-    if let read = store.beginPublishedRead(bits: bits, as: T.self) {
-      defer { read.end() }
-      return read.box.assumingMemoryBound(to: T.self).pointee
-    }
     do {
       return try store.resolve(
-        bits: bits,
+        identity: ObjectIdentifier(service),
         key: IdentityKey(service),
         lifetime: .singleton,
         name: service.name

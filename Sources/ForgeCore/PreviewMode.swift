@@ -35,16 +35,12 @@ package enum PreviewMode {
 
   /// Runs `operation` with preview mode forced to `enabled` for this task.
   package static func with<R>(_ enabled: Bool, operation: () throws -> R) rethrows -> R {
-    Gates.forcedPreviewScopes.add(1)
-    defer { Gates.forcedPreviewScopes.add(-1) }
-    return try $taskForced.withValue(enabled, operation: operation)
+    try Gates.forcedPreviewScopes.counting { try $taskForced.withValue(enabled, operation: operation) }
   }
 
   /// The asynchronous form of ``with(_:operation:)``.
   nonisolated(nonsending)
   package static func with<R>(_ enabled: Bool, operation: () async throws -> R) async rethrows -> R {
-    Gates.forcedPreviewScopes.add(1)
-    defer { Gates.forcedPreviewScopes.add(-1) }
-    return try await $taskForced.withValue(enabled) { try await operation() }
+    try await Gates.forcedPreviewScopes.counting { try await $taskForced.withValue(enabled) { try await operation() } }
   }
 }

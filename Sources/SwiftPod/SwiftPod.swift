@@ -21,15 +21,9 @@ public final class SwiftPod: ProviderResolver {
   public init() {}
 
   public func resolve<T>(_ provider: Provider<T>) -> T {
-    // From the identity, so that no `AnyObject` (a retain) is formed.
-    let bits = SlotKeyBits(identity: ObjectIdentifier(provider))
-    if provider.lifetime.isStored, let read = store.beginPublishedRead(bits: bits, as: T.self) {
-      defer { read.end() }
-      return read.box.assumingMemoryBound(to: T.self).pointee
-    }
     do {
       return try store.resolve(
-        bits: bits,
+        identity: ObjectIdentifier(provider),
         key: IdentityKey(provider),
         lifetime: provider.lifetime,
         name: provider.name

@@ -1,17 +1,6 @@
 import DependencyFetcher
-import Synchronization
+import ForgeTestSupport
 import Testing
-
-final class Thing: Sendable {
-  let label: String
-  init(_ label: String = "thing") { self.label = label }
-}
-
-final class Counter: Sendable {
-  private let value = Mutex(0)
-  func increment() { value.withLock { $0 += 1 } }
-  var count: Int { value.withLock { $0 } }
-}
 
 let sharedBuilds = Counter()
 

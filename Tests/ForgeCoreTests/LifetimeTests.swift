@@ -84,6 +84,6 @@ struct LifetimeTests {
     }
     #expect(error?.dependency == "Box.k")
     #expect(error?.expected == "Swift.Int")
-    #expect(error?.description.contains("ForgeCoreTests.Thing") == true)
+    #expect(error?.description.contains("ForgeTestSupport.Thing") == true)
   }
 }

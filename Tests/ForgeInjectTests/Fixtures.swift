@@ -1,5 +1,5 @@
-import Dispatch
 import ForgeInject
+@_exported import ForgeTestSupport
 
 protocol NetworkServiceProtocol: Sendable { var id: Int { get } }
 final class NetworkService: NetworkServiceProtocol {
@@ -20,13 +20,6 @@ final class Widget: Sendable {
   init(_ label: String = "widget") { self.label = label }
 }
 
-/// Counts builder runs across threads.
-final class Counter: Sendable {
-  private let value = Mutex(0)
-  func increment() { value.withLock { $0 += 1 } }
-  var count: Int { value.withLock { $0 } }
-}
-
 /// The distinct objects seen across threads. A class around its Mutex: a
 /// Mutex captured directly by a @Sendable closure is accessed through the
 /// closure's box, which ThreadSanitizer reports.
@@ -37,17 +30,3 @@ final class IdentitySet: Sendable {
 }
 
 struct BuilderFailure: Error, Equatable {}
-
-/// Runs `body` on `threads` real threads released together.
-func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-  let start = DispatchSemaphore(value: 0)
-  let group = DispatchGroup()
-  for index in 0..<threads {
-    DispatchQueue.global().async(group: group) {
-      start.wait()
-      body(index)
-    }
-  }
-  for _ in 0..<threads { start.signal() }
-  group.wait()
-}

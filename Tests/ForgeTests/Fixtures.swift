@@ -1,16 +1,10 @@
 import Forge
 import ForgeCore
+@_exported import ForgeTestSupport
 
 final class Service: Sendable {
   let label: String
   init(_ label: String = "real") { self.label = label }
-}
-
-/// Counts factory runs across threads.
-final class Counter: Sendable {
-  private let value = LockedValue(0)
-  func increment() { value.withValue { $0 += 1 } }
-  var count: Int { value.current }
 }
 
 /// A container per test, so tests running in parallel share nothing.

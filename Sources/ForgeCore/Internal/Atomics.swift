@@ -22,6 +22,22 @@ package struct AtomicCounter: @unchecked Sendable {
   /// Adds `delta` and returns the new value.
   @discardableResult
   package func add(_ delta: Int) -> Int { forge_counter_add(word, delta) }
+
+  /// Runs `body` with the counter raised by one, lowered again however
+  /// `body` ends: how a gate counts the scopes active in the process.
+  package func counting<R>(_ body: () throws -> R) rethrows -> R {
+    add(1)
+    defer { add(-1) }
+    return try body()
+  }
+
+  /// The asynchronous form of ``counting(_:)-(()throws->R)``.
+  nonisolated(nonsending)
+  package func counting<R>(_ body: () async throws -> R) async rethrows -> R {
+    add(1)
+    defer { add(-1) }
+    return try await body()
+  }
 }
 
 /// Process-wide counters that let the lock-free read path skip checks that

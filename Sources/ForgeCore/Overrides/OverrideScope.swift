@@ -36,17 +36,13 @@ package final class OverrideScope: @unchecked Sendable {
   /// Runs `operation` with `scope` as the current task's scope. While any
   /// scope is active, reads take the locked path that applies scopes.
   package static func with<R>(_ scope: OverrideScope, operation: () throws -> R) rethrows -> R {
-    Gates.activeOverrideScopes.add(1)
-    defer { Gates.activeOverrideScopes.add(-1) }
-    return try $taskScope.withValue(scope, operation: operation)
+    try Gates.activeOverrideScopes.counting { try $taskScope.withValue(scope, operation: operation) }
   }
 
   /// The asynchronous form of ``with(_:operation:)``.
   nonisolated(nonsending)
   package static func with<R>(_ scope: OverrideScope, operation: () async throws -> R) async rethrows -> R {
-    Gates.activeOverrideScopes.add(1)
-    defer { Gates.activeOverrideScopes.add(-1) }
-    return try await $taskScope.withValue(scope) { try await operation() }
+    try await Gates.activeOverrideScopes.counting { try await $taskScope.withValue(scope) { try await operation() } }
   }
 
   /// A scope whose entries shadow those of `parent`.

@@ -12,3 +12,28 @@ package struct IdentityKey: Hashable, Sendable {
   package static func == (lhs: IdentityKey, rhs: IdentityKey) -> Bool { lhs.object === rhs.object }
   package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(object)) }
 }
+
+extension SlotStore where Key == IdentityKey {
+  /// Resolves the dependency an object stands for (a provider, a service):
+  /// the published read first, from the object's identity; the key, which
+  /// retains the object, only on the locked path.
+  ///
+  /// Callers pass the object's `ObjectIdentifier`, not the object: a generic
+  /// object parameter would make them look up its (generic) class metadata,
+  /// and an `AnyObject` would retain it, on every call.
+  @inline(__always)
+  package func resolve<T>(
+    identity: ObjectIdentifier,
+    key: @autoclosure () -> IdentityKey,
+    lifetime: Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T
+  ) throws -> T {
+    let bits = SlotKeyBits(identity: identity)
+    if lifetime.isStored, let read = beginPublishedRead(bits: bits, as: T.self) {
+      defer { read.end() }
+      return read.box.assumingMemoryBound(to: T.self).pointee
+    }
+    return try resolve(bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory)
+  }
+}
