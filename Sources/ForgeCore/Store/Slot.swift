@@ -46,7 +46,7 @@ package class AnySlot: @unchecked Sendable {
     cell.initialize(to: nil)
   }
 
-  /// The published box, read by ``Slot/readPublished(hazard:)`` without a
+  /// The published box, read by ``ThreadFastState/beginRead(_:)`` without a
   /// lock; written only under the store's lock. A box is an allocation
   /// holding one instance of the slot's type, so reading it needs no
   /// generic class metadata.

@@ -75,20 +75,6 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     return entry
   }
 
-  /// Reads the instance published in `entry`'s cell, if any, for a caller
-  /// outside any build. Touches only raw memory and retains nothing but the
-  /// instance it returns; `body` receives the instance's address.
-  @inline(__always)
-  func readPublished<R>(
-    _ entry: ThreadFastState.SlotCacheEntry,
-    in thread: UnsafeMutablePointer<ThreadFastState>,
-    _ body: (UnsafeMutableRawPointer) -> R
-  ) -> R? {
-    guard let cell = entry.cell, let box = thread.pointee.beginRead(cell) else { return nil }
-    defer { thread.pointee.endRead() }
-    return body(box)
-  }
-
   /// Starts reading the instance published for `bits`, when no override can
   /// apply, outside any build: the cheapest hit, for a dialect's entry point
   /// to try before it builds any closure or key. Copy the instance out of
@@ -114,9 +100,9 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   /// What the lock-free path would serve for `bits` on this thread, or nil
   /// when it would take the locked path. For tests and introspection.
   package func published<T>(bits: SlotKeyBits, as type: T.Type) -> T? {
-    let thread = ResolutionContext.currentFast
-    guard let entry = knownEntry(bits: bits, as: T.self, in: thread) else { return nil }
-    return readPublished(entry, in: thread) { $0.assumingMemoryBound(to: T.self).pointee }
+    guard let read = beginPublishedRead(bits: bits, as: T.self) else { return nil }
+    defer { read.end() }
+    return read.box.assumingMemoryBound(to: T.self).pointee
   }
 
   /// Lets the calling thread find `slot` without the lock from now on.
