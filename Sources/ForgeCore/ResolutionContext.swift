@@ -88,14 +88,14 @@ package final class ResolutionContext {
   /// with the thread.
   @inline(__always)
   package static var current: ResolutionContext {
-    currentFast.pointee.context!.takeUnretainedValue()
+    currentFast.pointee.owner
   }
 
   /// The context of the calling thread if it has one already; never allocates.
   @inline(__always)
   package static var currentIfPresent: ResolutionContext? {
     guard let raw = pthread_getspecific(contextKey) else { return nil }
-    return raw.assumingMemoryBound(to: ThreadFastState.self).pointee.context!.takeUnretainedValue()
+    return raw.assumingMemoryBound(to: ThreadFastState.self).pointee.owner
   }
 
   /// Names of the slots under construction, outermost first.

@@ -74,8 +74,7 @@ open class Container: @unchecked Sendable {
     if scope != .transient, preview == nil || !PreviewMode.mightBeActive,
       let read = store.beginPublishedRead(bits: key.identityBits, as: T.self)
     {
-      defer { read.end() }
-      return read.box.assumingMemoryBound(to: T.self).pointee
+      return read.take(T.self)
     }
     do {
       if let preview, PreviewMode.mightBeActive, PreviewMode.isActive {

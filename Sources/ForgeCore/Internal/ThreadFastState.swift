@@ -18,6 +18,10 @@ package struct ThreadFastState {
   /// The owning context; retained once for the thread-local.
   package var context: Unmanaged<ResolutionContext>?
 
+  /// The owning context, which exists from the state's creation on.
+  @inline(__always)
+  package var owner: ResolutionContext { context!.takeUnretainedValue() }
+
   /// An entry of the slot cache: enough to read a published instance
   /// without touching the slot object.
   ///

@@ -30,10 +30,7 @@ extension SlotStore where Key == IdentityKey {
     factory: () throws -> T
   ) throws -> T {
     let bits = SlotKeyBits(identity: identity)
-    if lifetime.isStored, let read = beginPublishedRead(bits: bits, as: T.self) {
-      defer { read.end() }
-      return read.box.assumingMemoryBound(to: T.self).pointee
-    }
+    if lifetime.isStored, let read = beginPublishedRead(bits: bits, as: T.self) { return read.take(T.self) }
     return try resolve(bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory)
   }
 }

@@ -18,7 +18,7 @@ extension SlotStore {
     placeholder: @escaping () -> T,
     read: () -> T
   ) -> Key? {
-    if let known = lock.withLock({ discoveredKeys[alias] }) { return known }
+    if let known = discoveredKey(for: alias) { return known }
     let context = ResolutionContext.current
     let previous = context.keyCapture
     context.keyCapture = KeyCapture(
@@ -52,9 +52,7 @@ extension SlotStore {
     context.keyCapture?.capturedKey = AnyHashable(key)
     return capture.placeholder()
   }
-}
 
-extension SlotStore {
   /// The key discovered earlier for `alias`, without reading anything.
   package func discoveredKey(for alias: AnyHashable) -> Key? {
     lock.withLock { discoveredKeys[alias] }

@@ -25,10 +25,7 @@ extension SlotStore {
   /// ``NotRegistered`` when nothing is registered for it.
   package func resolveRegistered<T>(_ key: Key, as type: T.Type = T.self) throws -> T {
     let bits = key.identityBits
-    if let read = beginPublishedRead(bits: bits, as: T.self) {
-      defer { read.end() }
-      return read.box.assumingMemoryBound(to: T.self).pointee
-    }
+    if let read = beginPublishedRead(bits: bits, as: T.self) { return read.take(T.self) }
     let known = knownEntry(bits: bits, as: T.self, in: ResolutionContext.currentFast)
     var factory: (@Sendable () throws -> T)?
     var lifetime = Lifetime.transient

@@ -77,13 +77,12 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
 
   /// Starts reading the instance published for `bits`, when no override can
   /// apply, outside any build: the cheapest hit, for a dialect's entry point
-  /// to try before it builds any closure or key. Copy the instance out of
-  /// ``PublishedRead/box`` as `T`, then call ``PublishedRead/end()``.
+  /// to try before it builds any closure or key. ``PublishedRead/take(_:)``
+  /// copies the instance out and ends the read.
   ///
   /// ```swift
   /// if let read = store.beginPublishedRead(bits: bits, as: T.self) {
-  ///   defer { read.end() }
-  ///   return read.box.assumingMemoryBound(to: T.self).pointee
+  ///   return read.take(T.self)
   /// }
   /// ```
   @inline(__always)
@@ -100,15 +99,15 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   /// What the lock-free path would serve for `bits` on this thread, or nil
   /// when it would take the locked path. For tests and introspection.
   package func published<T>(bits: SlotKeyBits, as type: T.Type) -> T? {
-    guard let read = beginPublishedRead(bits: bits, as: T.self) else { return nil }
-    defer { read.end() }
-    return read.box.assumingMemoryBound(to: T.self).pointee
+    beginPublishedRead(bits: bits, as: T.self)?.take(T.self)
   }
 
-  /// Lets the calling thread find `slot` without the lock from now on.
-  /// Call with the lock held, after finding `slot` for `key`.
+  /// Lets the calling thread find `slot` without the lock from now on, unless
+  /// it already does. Call with the lock held, after finding `slot` for `key`.
   private func rememberLocked(_ slot: AnySlot, for key: Key, in context: ResolutionContext) {
     guard let bits = key.identityBits,
+      context.fast.pointee.entry(store: identityNumber, bits: bits)?.slot?.toOpaque()
+        != Unmanaged.passUnretained(slot).toOpaque(),
       let index = slots.index(forKey: key),
       slots.keys[index].identityBits == bits  // the store keeps exactly these bits alive
     else { return }
@@ -173,31 +172,23 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     name: @autoclosure () -> String,
     factory: () throws -> T
   ) throws -> T {
+    // Dialects try `beginPublishedRead` before calling this, so a plain hit
+    // outside any build never gets here.
     let thread = ResolutionContext.currentFast
-    if thread.pointee.isCapturing, let placeholder = capture(key(), as: T.self, in: thread.pointee.context!.takeUnretainedValue()) {
+    let context = thread.pointee.owner
+    if thread.pointee.isCapturing, let placeholder = capture(key(), as: T.self, in: context) {
       return placeholder as! T
     }
     // No override can apply and this thread knows the slot: no lock, no hash.
     if let entry = knownEntry(bits: bits, as: T.self, in: thread) {
-      if lifetime.isStored, thread.pointee.buildDepth == 0, let cell = entry.cell,
-        let box = thread.pointee.beginRead(cell)
-      {
-        let instance = box.assumingMemoryBound(to: T.self).pointee
-        thread.pointee.endRead()
-        return instance
-      }
-      let context = thread.pointee.context!.takeUnretainedValue()
       let slot = entry.slot!.takeUnretainedValue()
       context.recordDependency(slot)
       guard lifetime.isStored else { return try build(slot, factory: factory, in: context) }
       if let box = thread.pointee.beginRead(slot.cell) {
-        let instance = box.assumingMemoryBound(to: T.self).pointee
-        thread.pointee.endRead()
-        return instance
+        return PublishedRead(box: box, thread: thread).take(T.self)
       }
       return try resolveStored(unsafeDowncast(slot, to: Slot<T>.self), lifetime: lifetime, factory: factory)
     }
-    let context = thread.pointee.context!.takeUnretainedValue()
     return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: context)
   }
 
@@ -219,11 +210,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       throw error
     }
     let containerOverride = overrides.isEmpty ? nil : overrides[key]
-    if context.fast.pointee.entry(store: identityNumber, bits: key.identityBits ?? SlotKeyBits(0, 0))?.slot?.toOpaque()
-      != Unmanaged.passUnretained(slot).toOpaque()
-    {
-      rememberLocked(slot, for: key, in: context)
-    }
+    rememberLocked(slot, for: key, in: context)
     lock.unlock()
     context.recordDependency(slot)
 
@@ -497,4 +484,11 @@ package struct PublishedRead {
   /// Lets go of the instance; call once it is copied out.
   @inline(__always)
   package func end() { thread.pointee.endRead() }
+
+  /// Copies the instance out as `T` (the slot's type) and lets go of it.
+  @inline(__always)
+  package func take<T>(_ type: T.Type) -> T {
+    defer { end() }
+    return box.assumingMemoryBound(to: T.self).pointee
+  }
 }
