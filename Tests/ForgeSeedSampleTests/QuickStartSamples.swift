@@ -54,8 +54,12 @@ struct QuickStartSampleTests {
 
   @Test("resetAll gives a fresh container")
   func resetAll() {
-    let before = AppContainer.shared.networkClient as AnyObject
-    AppContainer.shared.resetAll()
-    #expect(AppContainer.shared.networkClient as AnyObject !== before)
+    // A container of its own: resetting `AppContainer.shared` would race the
+    // tests above, which run in parallel and expect its singletons to stay.
+    let container = AppContainer()
+    let before = container.networkClient as AnyObject
+    #expect(container.networkClient as AnyObject === before)
+    container.resetAll()
+    #expect(container.networkClient as AnyObject !== before)
   }
 }
