@@ -17,27 +17,17 @@ import CForgeAtomics
 /// (the same slot twice in the chain) and to report the path that led to a
 /// failure.
 package final class ResolutionContext {
-  package struct Frame {
-    package let slot: AnySlot
-    /// Set when this build used a closure-scoped override, directly or
-    /// through anything it resolved; such an instance must not be stored in
-    /// the container, where callers outside the override scope would see it.
-    package var usedScopedOverride: Bool
-    /// The slots this build resolved directly, in order, each once.
-    package var dependencies: [AnySlot]
-    /// Whether this build records its dependencies at all.
-    package var recordsDependencies: Bool
-  }
-
   /// What a finished build reports about itself.
   package struct Outcome {
     package let usedScopedOverride: Bool
     package let dependencies: [AnySlot]
   }
 
-  // Unchecked exclusivity: only the owning thread touches the context's
-  // state, so the dynamic checks would only cost time on every resolution.
-  @exclusivity(unchecked) package private(set) var frames: [Frame] = []
+  /// The dependencies that recording builds in progress have resolved so
+  /// far, each build's after its outer builds': a frame's start to the next
+  /// recording frame's start. Only the owning thread touches it, so the
+  /// dynamic exclusivity checks would only cost time.
+  @exclusivity(unchecked) private var recorded: [AnySlot] = []
 
   /// The part of this thread's state that lock-free reads touch, in raw
   /// memory so that reading it retains nothing.
@@ -98,43 +88,66 @@ package final class ResolutionContext {
     return raw.assumingMemoryBound(to: ThreadFastState.self).pointee.owner
   }
 
+  /// The slots under construction, outermost first. Retained copies, for a
+  /// record another thread may read.
+  package var buildingSlots: [AnySlot] {
+    let state = fast.pointee
+    return (0..<state.buildDepth).map { state[frame: $0].slot.takeUnretainedValue() }
+  }
+
   /// Names of the slots under construction, outermost first.
-  package var chain: [String] { frames.map(\.slot.name) }
+  package var chain: [String] { buildingSlots.map(\.name) }
 
   /// The cycle that building `slot` now would close, if any: the path from
   /// the slot's first appearance in the chain back to the slot itself.
   package func cycle(closedBy slot: AnySlot) -> [String]? {
-    guard let start = frames.firstIndex(where: { $0.slot === slot }) else { return nil }
-    return frames[start...].map(\.slot.name) + [slot.name]
+    guard let start = fast.pointee.firstFrame(building: slot) else { return nil }
+    return buildingSlots[start...].map(\.name) + [slot.name]
   }
 
+  /// Starts building `slot` on this thread. The caller holds `slot` until
+  /// the matching ``pop()``.
+  @inline(__always)
   package func push(_ slot: AnySlot, recordingDependencies: Bool = true) {
-    frames.append(Frame(slot: slot, usedScopedOverride: false, dependencies: [], recordsDependencies: recordingDependencies))
-    fast.pointee.buildDepth = frames.count
+    fast.pointee.push(
+      ThreadFastState.BuildFrame(
+        slot: .passUnretained(slot),
+        usedScopedOverride: false,
+        recordsDependencies: recordingDependencies,
+        dependenciesStart: recordingDependencies ? recorded.count : 0
+      )
+    )
   }
 
   /// Pops the innermost frame and reports what its build used.
   @discardableResult
+  @inline(__always)
   package func pop() -> Outcome {
-    let frame = frames.removeLast()
-    fast.pointee.buildDepth = frames.count
-    return Outcome(usedScopedOverride: frame.usedScopedOverride, dependencies: frame.dependencies)
+    let frame = fast.pointee.pop()
+    guard frame.recordsDependencies else {
+      return Outcome(usedScopedOverride: frame.usedScopedOverride, dependencies: [])
+    }
+    let dependencies = Array(recorded[frame.dependenciesStart...])
+    recorded.removeSubrange(frame.dependenciesStart...)
+    return Outcome(usedScopedOverride: frame.usedScopedOverride, dependencies: dependencies)
   }
 
   /// Notes that the build in progress, if any, depends on `slot`.
   @inline(__always)
   package func recordDependency(_ slot: AnySlot) {
-    guard !frames.isEmpty else { return }
-    let index = frames.count - 1
-    guard frames[index].recordsDependencies else { return }
-    if !frames[index].dependencies.contains(where: { $0 === slot }) {
-      frames[index].dependencies.append(slot)
+    let depth = fast.pointee.buildDepth
+    guard depth > 0 else { return }
+    let frame = fast.pointee[frame: depth - 1]
+    guard frame.recordsDependencies else { return }
+    if !recorded[frame.dependenciesStart...].contains(where: { $0 === slot }) {
+      recorded.append(slot)
     }
   }
 
   /// Marks every build in progress as depending on a closure-scoped override.
   package func markScopedOverrideUsed() {
-    for index in frames.indices { frames[index].usedScopedOverride = true }
+    let state = fast.pointee
+    for index in 0..<state.buildDepth { state[frame: index].usedScopedOverride = true }
   }
 }
 

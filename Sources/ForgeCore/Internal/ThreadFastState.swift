@@ -13,8 +13,12 @@ package struct ThreadFastState {
   private static let slotCacheSize = 64
   /// Set while the thread reads a property in key-capture mode.
   package var isCapturing = false
-  /// How many builds are in progress on this thread.
-  package var buildDepth = 0
+  /// How many builds are in progress on this thread: the number of frames.
+  package private(set) var buildDepth = 0
+  /// The builds in progress, outermost first, in raw memory so that pushing
+  /// and popping one retains nothing and allocates only to grow.
+  private var frames: UnsafeMutablePointer<BuildFrame>
+  private var frameCapacity = 16
   /// The owning context; retained once for the thread-local.
   package var context: Unmanaged<ResolutionContext>?
 
@@ -36,17 +40,71 @@ package struct ThreadFastState {
     package var slot: Unmanaged<AnySlot>?
   }
 
+  /// One build in progress. The slot is not retained: whoever pushes the
+  /// frame holds the slot until it pops it.
+  package struct BuildFrame {
+    package let slot: Unmanaged<AnySlot>
+    /// Set when this build used a closure-scoped override, directly or
+    /// through anything it resolved; such an instance must not be stored in
+    /// the container, where callers outside the override scope would see it.
+    package var usedScopedOverride: Bool
+    /// Whether this build records its dependencies, and where in its
+    /// context's recorded list they start.
+    package var recordsDependencies: Bool
+    package var dependenciesStart: Int
+  }
+
   init() {
     hazard = .allocate(capacity: 1)
     hazard.initialize(to: nil)
     slotCache = .allocate(capacity: Self.slotCacheSize)
     slotCache.initialize(repeating: SlotCacheEntry(), count: Self.slotCacheSize)
+    frames = .allocate(capacity: frameCapacity)
   }
 
   func deallocate() {
     hazard.deallocate()
     slotCache.deinitialize(count: Self.slotCacheSize)
     slotCache.deallocate()
+    frames.deallocate()  // BuildFrame is trivial: nothing to deinitialize
+  }
+
+  // MARK: Frames
+
+  /// The frame at `index`, 0 being the outermost build.
+  @inline(__always)
+  package subscript(frame index: Int) -> BuildFrame {
+    get { frames[index] }
+    nonmutating set { frames[index] = newValue }
+  }
+
+  /// Whether `slot` is being built on this thread already.
+  @inline(__always)
+  package func firstFrame(building slot: AnySlot) -> Int? {
+    let wanted = Unmanaged.passUnretained(slot).toOpaque()
+    for index in 0..<buildDepth where frames[index].slot.toOpaque() == wanted { return index }
+    return nil
+  }
+
+  @inline(__always)
+  package mutating func push(_ frame: BuildFrame) {
+    if buildDepth == frameCapacity { growFrames() }
+    (frames + buildDepth).initialize(to: frame)
+    buildDepth += 1
+  }
+
+  @inline(__always)
+  package mutating func pop() -> BuildFrame {
+    buildDepth -= 1
+    return frames[buildDepth]
+  }
+
+  private mutating func growFrames() {
+    let larger = UnsafeMutablePointer<BuildFrame>.allocate(capacity: frameCapacity * 2)
+    larger.moveInitialize(from: frames, count: buildDepth)
+    frames.deallocate()
+    frames = larger
+    frameCapacity *= 2
   }
 
   @inline(__always)

@@ -317,7 +317,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
         lock.unlock()
         throw DependencyCycleError(path: path)
       }
-      waiting[me] = (slot, context.frames.map(\.slot))
+      waiting[me] = (slot, context.buildingSlots)
       lock.wait()
       waiting[me] = nil
       if let value = slot.stored() {
@@ -364,7 +364,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     var hops = 0
     while let owner = target.builder, hops <= waiting.count {
       if owner == me {
-        let mine = context.frames.drop { $0.slot !== target }.map(\.slot.name)
+        let mine = context.buildingSlots.drop { $0 !== target }.map(\.name)
         return mine + segments + [target.name]
       }
       guard let record = waiting[owner] else { return nil }
