@@ -43,6 +43,39 @@ struct ContainerTests {
     #expect(second.label == "second")
   }
 
+  @Test("registering twice before any resolution keeps only the second factory")
+  func reRegisterBeforeResolving() throws {
+    container.register(with: .singleton) { _ in Widget("first") }
+    container.register(with: .singleton) { _ in Widget("second") }
+    #expect(try container.resolve() as Widget == container.resolve() as Widget)
+    #expect((try container.resolve() as Widget).label == "second")
+    #expect(container.registeredTypeNames == ["ForgeInjectTests.Widget"])
+  }
+
+  @Test("registered types are listed in registration order, resolved or not")
+  func registeredTypeNamesInOrder() throws {
+    container.register(with: .singleton) { _ in Widget("w") }
+    container.register(with: .transient) { _ in NetworkService() as NetworkServiceProtocol }
+    container.register(with: .singleton) { _ in TeardownService() }
+    let names = ["ForgeInjectTests.Widget", "ForgeInjectTests.NetworkServiceProtocol", "ForgeInjectTests.TeardownService"]
+    #expect(container.registeredTypeNames == names)
+    _ = try container.resolve() as TeardownService
+    _ = try container.resolve() as Widget
+    container.register(with: .singleton) { _ in Widget("again") }
+    #expect(container.registeredTypeNames == names)
+    #expect((try container.resolve() as Widget).label == "again")
+  }
+
+  @Test("resolveAll lists kept instances in registration order, not resolution order")
+  func resolveAllOrder() throws {
+    container.register(with: .singleton) { _ in TeardownService() }
+    container.register(with: .singleton) { _ in OtherTeardownService() }
+    let second: OtherTeardownService = try container.resolve()
+    let first: TeardownService = try container.resolve()
+    let all = container.resolveAll(conforming: Serviceable.self)
+    #expect(all.map { ObjectIdentifier($0) } == [ObjectIdentifier(first), ObjectIdentifier(second)])
+  }
+
   @Test("weak instances are shared while held and rebuilt after release")
   func weak() throws {
     let builds = Counter()

@@ -1,6 +1,17 @@
 /// Dialects that register a factory before anything resolves it
-/// (ForgeInject): the factory and its lifetime live in the slot.
+/// (ForgeInject): a registration is a flat record until the first
+/// resolution, which turns it into a slot holding the factory.
 extension SlotStore {
+  /// A factory registered for a key that nothing has resolved yet. The
+  /// factory travels as `Any` (a closure fits its inline storage), so a
+  /// registration allocates no slot, cell or counter.
+  struct Registration {
+    let name: SlotName
+    let lifetime: Lifetime
+    /// An `@Sendable () throws -> T` for the slot's type `T`.
+    let factory: Any
+  }
+
   /// Registers `factory` for `key`, replacing an earlier registration and
   /// dropping the instance the earlier one built.
   package func register<T>(
@@ -9,15 +20,29 @@ extension SlotStore {
     lifetime: Lifetime,
     factory: @escaping @Sendable () throws -> T
   ) throws {
+    lock.lock()
+    guard let existing = slots[key] else {
+      // Nothing resolved the key yet: a record is enough.
+      let registration = Registration(name: name(), lifetime: lifetime, factory: factory)
+      if registrations.updateValue(registration, forKey: key) == nil { registeredKeys.append(key) }
+      lock.unlock()
+      return
+    }
     var released: [Any] = []
-    let boxes: [(slot: AnySlot, box: UnsafeMutableRawPointer)] = try lock.withLock {
-      let slot: Slot<T> = try slotLocked(for: key, name: name())
+    let boxes: [(slot: AnySlot, box: UnsafeMutableRawPointer)]
+    do {
+      let slot: Slot<T> = try typedLocked(existing, for: key)
+      if !slot.hasRegisteredFactory { registeredKeys.append(key) }
       slot.factory = factory
       slot.registeredLifetime = lifetime
       slot.generation &+= 1
       takeStoredLocked(slot, into: &released)
-      return reclaimLocked()
+      boxes = reclaimLocked()
+    } catch {
+      lock.unlock()
+      throw error
     }
+    lock.unlock()
     release(released, boxes: boxes)
   }
 
@@ -35,9 +60,24 @@ extension SlotStore {
       if let known = known?.slot {
         // This thread knows the slot: no need to hash the key.
         slot = unsafeDowncast(known.takeUnretainedValue(), to: Slot<T>.self)
+      } else if let existing = slots[key] {
+        slot = try typedLocked(existing, for: key)
+      } else if let registration = registrations[key] {
+        // The first resolution: the record becomes a slot.
+        guard let typed = registration.factory as? @Sendable () throws -> T else {
+          throw DependencyTypeMismatchError(
+            dependency: registration.name.rendered,
+            expected: String(reflecting: T.self),
+            actual: "a factory of another type",
+            chain: ResolutionContext.current.chain
+          )
+        }
+        registrations[key] = nil
+        slot = try slotLocked(for: key, name: registration.name)
+        slot.factory = typed
+        slot.registeredLifetime = registration.lifetime
       } else {
-        guard let existing = slots[key] else { return }
-        slot = try slotLocked(for: key, name: .text(existing.name))
+        return
       }
       factory = slot.factory
       lifetime = slot.registeredLifetime
@@ -49,14 +89,17 @@ extension SlotStore {
   }
 
   /// The instances currently kept (built singletons, live weak instances and
-  /// the like), in the order their keys were first seen.
+  /// the like) for registered keys, in the order the keys were first
+  /// registered.
   package func storedInstances() -> [Any] {
-    lock.withLock { slotsInOrder.compactMap(\.storedInstance) }
+    lock.withLock { registeredKeys.compactMap { slots[$0]?.storedInstance } }
   }
 
   /// The names of every key with a registered factory, in registration order.
   package func registeredNames() -> [String] {
-    lock.withLock { slotsInOrder.filter(\.hasRegisteredFactory).map(\.name) }
+    lock.withLock {
+      registeredKeys.compactMap { key in slots[key]?.name ?? registrations[key]?.name.rendered }
+    }
   }
 }
 

@@ -39,8 +39,11 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   /// slot that knows how to destroy them.
   @exclusivity(unchecked) private var retired: [(slot: AnySlot, box: UnsafeMutableRawPointer)] = []
   @exclusivity(unchecked) var slots: [Key: AnySlot] = [:]
-  /// Every slot in the order its key was first seen.
-  @exclusivity(unchecked) var slotsInOrder: [AnySlot] = []
+  /// Registered factories that nothing has resolved yet (see
+  /// ``register(_:name:lifetime:factory:)``).
+  @exclusivity(unchecked) var registrations: [Key: Registration] = [:]
+  /// Every registered key, in the order it was first registered.
+  @exclusivity(unchecked) var registeredKeys: [Key] = []
   @exclusivity(unchecked) private var overrides: [Key: AnyOverride] = [:]
   @exclusivity(unchecked) private var waiting: [ObjectIdentifier: (slot: AnySlot, chain: [AnySlot])] = [:]
   /// Keys learned by reading an accessor in capture mode, by the accessor's alias.
@@ -376,16 +379,19 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   }
 
   func slotLocked<T>(for key: Key, name: @autoclosure () -> SlotName) throws -> Slot<T> {
-    if let existing = slots[key] {
-      guard existing.valueType == ObjectIdentifier(T.self) else {
-        throw mismatch(existing, expected: String(reflecting: T.self))
-      }
-      return unsafeDowncast(existing, to: Slot<T>.self)
-    }
+    if let existing = slots[key] { return try typedLocked(existing, for: key) }
     let slot = Slot<T>(name: name(), target: OverrideScope.Target(store: identity, key: key), storeLock: lock)
     slots[key] = slot
-    slotsInOrder.append(slot)
     return slot
+  }
+
+  /// `slot`, found for `key`, as a slot of `T`; a mismatch when it holds
+  /// another type.
+  func typedLocked<T>(_ slot: AnySlot, for key: Key) throws -> Slot<T> {
+    guard slot.valueType == ObjectIdentifier(T.self) else {
+      throw mismatch(slot, expected: String(reflecting: T.self))
+    }
+    return unsafeDowncast(slot, to: Slot<T>.self)
   }
 
   private func mismatch(_ slot: AnySlot, expected: String? = nil, actual: String? = nil) -> DependencyTypeMismatchError {
