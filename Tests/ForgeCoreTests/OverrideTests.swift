@@ -29,6 +29,45 @@ struct OverrideTests {
     #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing() } === real)
   }
 
+  @Test("an override installed before its key is first resolved applies; other keys stay cached")
+  func overrideBeforeFirstResolution() throws {
+    let store = SlotStore<String>()
+    store.setOverride("s", name: "s") { Thing("mock") }
+    let other = try store.resolve("other", lifetime: .singleton, name: "other") { Thing("other") }
+    for _ in 0..<3 {  // the first resolution finds each slot; later ones know it
+      #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }.label == "mock")
+      #expect(try store.resolve("other", lifetime: .singleton, name: "other") { Thing() } === other)
+    }
+    store.removeOverride("s")
+    #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }.label == "real")
+    store.setOverride("s", name: "s") { Thing("again") }
+    store.removeAllOverrides()
+    #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing("new") }.label == "real")
+  }
+
+  @Test("threads reading a kept override while another thread replaces and clears it see whole instances")
+  func storedOverrideUnderChurn() throws {
+    let store = SlotStore<String>()
+    let real = try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }
+    store.setOverride("s", name: "s", lifetime: .cached) { Thing("mock") }
+    let seen = Counter()
+    onThreads(3) { index in
+      for round in 0..<2_000 {
+        if index == 0 {
+          switch round % 3 {
+          case 0: store.clearStored { $0 == .cached }
+          case 1: store.setOverride("s", name: "s", lifetime: .cached) { Thing("mock") }
+          default: store.removeOverride("s")
+          }
+        } else {
+          let thing = try! store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }
+          if thing.label == "mock" || thing === real { seen.increment() }
+        }
+      }
+    }
+    #expect(seen.count == 4_000)
+  }
+
   @Test("scoped overrides beat container-wide ones and end with the scope")
   func scopedOverride() throws {
     let store = SlotStore<String>()

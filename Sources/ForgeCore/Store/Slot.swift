@@ -35,6 +35,10 @@ package class AnySlot: @unchecked Sendable {
   @exclusivity(unchecked) package var generation = 0
   /// The lifetime the stored instance was built with; nil when nothing is stored.
   @exclusivity(unchecked) package var storedLifetime: Lifetime?
+  /// The container-wide override of this slot's key, if one is installed:
+  /// the store's `overrides` entry, kept here too so that resolving needs
+  /// no hash of the key.
+  @exclusivity(unchecked) package var override: AnyOverride?
 
   init(name: SlotName, target: OverrideScope.Target, storeLock: ConditionLock, valueType: Any.Type) {
     self.nameSource = name

@@ -69,7 +69,20 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     as type: T.Type,
     in thread: UnsafeMutablePointer<ThreadFastState>
   ) -> ThreadFastState.SlotCacheEntry? {
-    guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
+    guard overrideCount.value == 0 else { return nil }
+    return knownEntry(ignoringContainerOverrides: bits, as: T.self, in: thread)
+  }
+
+  /// The cache entry this thread has for `bits`, when no closure-scoped
+  /// override can apply and it holds a `T`; the slot may have a
+  /// container-wide override.
+  @inline(__always)
+  func knownEntry<T>(
+    ignoringContainerOverrides bits: SlotKeyBits?,
+    as type: T.Type,
+    in thread: UnsafeMutablePointer<ThreadFastState>
+  ) -> ThreadFastState.SlotCacheEntry? {
+    guard Gates.activeOverrideScopes.value == 0,
       !thread.pointee.isCapturing,
       let bits,
       let entry = thread.pointee.entry(store: identityNumber, bits: bits),
@@ -192,6 +205,21 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       }
       return try resolveStored(unsafeDowncast(slot, to: Slot<T>.self), lifetime: lifetime, factory: factory)
     }
+    // Container-wide overrides exist, none scoped: the slot says whether one
+    // is its own, without a hash of the key.
+    if let entry = knownEntry(ignoringContainerOverrides: bits, as: T.self, in: thread) {
+      let slot = unsafeDowncast(entry.slot!.takeUnretainedValue(), to: Slot<T>.self)
+      lock.lock()
+      let containerOverride = slot.override
+      lock.unlock()
+      context.recordDependency(slot)
+      if let containerOverride {
+        // The cache entry means the store knows this thread as a reader.
+        return try resolve(containerOverride, slot: slot, in: context, isReader: true)
+      }
+      guard lifetime.isStored else { return try build(slot, factory: factory, in: context) }
+      return try resolveStored(slot, lifetime: lifetime, factory: factory)
+    }
     return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: context)
   }
 
@@ -212,12 +240,12 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       lock.unlock()
       throw error
     }
-    let containerOverride = overrides.isEmpty ? nil : overrides[key]
+    let containerOverride = slot.override
     rememberLocked(slot, for: key, in: context)
     lock.unlock()
     context.recordDependency(slot)
 
-    if let scope = OverrideScope.current {
+    if Gates.activeOverrideScopes.value > 0, let scope = OverrideScope.current {
       if let entry = scope.entry(for: slot.target) {
         context.markScopedOverrideUsed()
         return try resolve(entry, slot: slot, in: context)
@@ -244,11 +272,25 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     return try build(slot, factory: factory, in: context)
   }
 
-  private func resolve<T>(_ override: AnyOverride, slot: Slot<T>, in context: ResolutionContext) throws -> T {
-    guard let typed = override as? Override<T> else {
+  /// Resolves `slot` through `override`. A thread the store knows as a
+  /// lock-free reader (`isReader`) reads a kept instance without the lock.
+  private func resolve<T>(
+    _ override: AnyOverride,
+    slot: Slot<T>,
+    in context: ResolutionContext,
+    isReader: Bool = false
+  ) throws -> T {
+    // The kept slot's type is the override's: a cheaper test than a cast.
+    guard override.keptSlot.valueType == ObjectIdentifier(T.self) else {
       throw mismatch(slot, actual: "a replacement of another type")
     }
+    let typed = unsafeDowncast(override, to: Override<T>.self)
     if override.lifetime.isStored {
+      // Holding `typed` keeps its slot, and so a published box, alive; the
+      // store retires boxes only once no reader's hazard pointer holds them.
+      if isReader, let box = context.fast.pointee.beginRead(typed.slot.cell) {
+        return PublishedRead(box: box, thread: context.fast).take(T.self)
+      }
       return try resolveStored(typed.slot, remembersInScope: false, lifetime: override.lifetime, factory: typed.make)
     }
     return try build(slot, factory: typed.make, in: context)
@@ -381,6 +423,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   func slotLocked<T>(for key: Key, name: @autoclosure () -> SlotName) throws -> Slot<T> {
     if let existing = slots[key] { return try typedLocked(existing, for: key) }
     let slot = Slot<T>(name: name(), target: OverrideScope.Target(store: identity, key: key), storeLock: lock)
+    if !overrides.isEmpty { slot.override = overrides[key] }
     slots[key] = slot
     return slot
   }
@@ -427,6 +470,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     let entry = makeOverride(key, name: name, lifetime: lifetime, make: make)
     let replaced = lock.withLock {
       let replaced = overrides.updateValue(entry, forKey: key)
+      slots[key]?.override = entry
       if replaced == nil { overrideCount.add(1) }
       return replaced
     }
@@ -437,7 +481,10 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   package func removeOverride(_ key: Key) {
     let removed = lock.withLock {
       let removed = overrides.removeValue(forKey: key)
-      if removed != nil { overrideCount.add(-1) }
+      if removed != nil {
+        slots[key]?.override = nil
+        overrideCount.add(-1)
+      }
       return removed
     }
     _ = removed
@@ -446,6 +493,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   package func removeAllOverrides() {
     let removed = lock.withLock {
       defer {
+        for key in overrides.keys { slots[key]?.override = nil }
         overrideCount.add(-overrides.count)
         overrides.removeAll()
       }
