@@ -20,10 +20,23 @@ package final class OverrideScope: @unchecked Sendable {
     // @unchecked: `key` wraps a store's key type, which is Sendable.
     package let store: ObjectIdentifier
     package let key: AnyHashable
+    /// Worked out once: hashing an `AnyHashable` on every lookup would cost
+    /// more than the rest of an overridden resolution.
+    private let keyHash: Int
 
     package init<Key: Hashable & Sendable>(store: ObjectIdentifier, key: Key) {
       self.store = store
       self.key = AnyHashable(key)
+      self.keyHash = key.hashValue
+    }
+
+    package static func == (lhs: Target, rhs: Target) -> Bool {
+      lhs.keyHash == rhs.keyHash && lhs.store == rhs.store && lhs.key == rhs.key
+    }
+
+    package func hash(into hasher: inout Hasher) {
+      hasher.combine(store)
+      hasher.combine(keyHash)
     }
   }
 

@@ -69,20 +69,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     as type: T.Type,
     in thread: UnsafeMutablePointer<ThreadFastState>
   ) -> ThreadFastState.SlotCacheEntry? {
-    guard overrideCount.value == 0 else { return nil }
-    return knownEntry(ignoringContainerOverrides: bits, as: T.self, in: thread)
-  }
-
-  /// The cache entry this thread has for `bits`, when no closure-scoped
-  /// override can apply and it holds a `T`; the slot may have a
-  /// container-wide override.
-  @inline(__always)
-  func knownEntry<T>(
-    ignoringContainerOverrides bits: SlotKeyBits?,
-    as type: T.Type,
-    in thread: UnsafeMutablePointer<ThreadFastState>
-  ) -> ThreadFastState.SlotCacheEntry? {
-    guard Gates.activeOverrideScopes.value == 0,
+    guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
       !thread.pointee.isCapturing,
       let bits,
       let entry = thread.pointee.entry(store: identityNumber, bits: bits),
@@ -192,38 +179,31 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     // outside any build never gets here.
     let thread = ResolutionContext.currentFast
     let context = thread.pointee.owner
-    if thread.pointee.isCapturing, let placeholder = capture(key(), as: T.self, in: context) {
-      return placeholder as! T
+    if thread.pointee.isCapturing {
+      if let placeholder = capture(key(), as: T.self, in: context) { return placeholder as! T }
+      return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: context)
     }
-    // No override can apply and this thread knows the slot: no lock, no hash.
-    if let entry = knownEntry(bits: bits, as: T.self, in: thread) {
-      let slot = entry.slot!.takeUnretainedValue()
-      context.recordDependency(slot)
-      guard lifetime.isStored else { return try build(slot, factory: factory, in: context) }
-      if let box = thread.pointee.beginRead(slot.cell) {
-        return PublishedRead(box: box, thread: thread).take(T.self)
-      }
-      return try resolveStored(unsafeDowncast(slot, to: Slot<T>.self), lifetime: lifetime, factory: factory)
+    // This thread knows the slot: no lock to find it, no hash of the key.
+    guard let bits, let entry = thread.pointee.entry(store: identityNumber, bits: bits),
+      entry.valueType == ObjectIdentifier(T.self)
+    else {
+      return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: context)
     }
-    // Container-wide overrides exist, none scoped: the slot says whether one
-    // is its own, without a hash of the key.
-    if let entry = knownEntry(ignoringContainerOverrides: bits, as: T.self, in: thread) {
-      let slot = unsafeDowncast(entry.slot!.takeUnretainedValue(), to: Slot<T>.self)
-      lock.lock()
-      let containerOverride = slot.override
-      lock.unlock()
-      context.recordDependency(slot)
-      if let containerOverride {
-        // The cache entry means the store knows this thread as a reader.
-        return try resolve(containerOverride, slot: slot, in: context, isReader: true)
-      }
-      guard lifetime.isStored else { return try build(slot, factory: factory, in: context) }
-      return try resolveStored(slot, lifetime: lifetime, factory: factory)
+    let slot = unsafeDowncast(entry.slot!.takeUnretainedValue(), to: Slot<T>.self)
+    context.recordDependency(slot)
+    guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 else {
+      // The cache entry means the store knows this thread as a reader.
+      return try resolveLayers(slot, lifetime: lifetime, factory: factory, in: context, isReader: true)
     }
-    return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: context)
+    guard lifetime.isStored else { return try build(slot, factory: factory, in: context) }
+    if let box = thread.pointee.beginRead(slot.cell) {
+      return PublishedRead(box: box, thread: thread).take(T.self)
+    }
+    return try resolveStored(slot, lifetime: lifetime, factory: factory)
   }
 
-  /// The general path: finds the slot under the lock and applies every
+  /// The general path: finds the slot under the lock, lets the calling
+  /// thread find it without the lock from then on, and applies every
   /// override layer.
   private func resolveLocked<T>(
     _ key: Key,
@@ -240,11 +220,29 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       lock.unlock()
       throw error
     }
-    let containerOverride = slot.override
     rememberLocked(slot, for: key, in: context)
     lock.unlock()
     context.recordDependency(slot)
+    return try resolveLayers(slot, lifetime: lifetime, factory: factory, in: context)
+  }
 
+  /// Resolves `slot` through the override layers: the task's scope, the
+  /// container-wide override, then the slot's own instance or `factory`.
+  /// A thread the store knows as a lock-free reader (`isReader`) reads kept
+  /// instances without the lock.
+  private func resolveLayers<T>(
+    _ slot: Slot<T>,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    in context: ResolutionContext,
+    isReader: Bool = false
+  ) throws -> T {
+    var containerOverride: AnyOverride?
+    if overrideCount.value > 0 {
+      lock.lock()
+      containerOverride = slot.override
+      lock.unlock()
+    }
     if Gates.activeOverrideScopes.value > 0, let scope = OverrideScope.current {
       if let entry = scope.entry(for: slot.target) {
         context.markScopedOverrideUsed()
@@ -264,9 +262,12 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       }
     }
     if let containerOverride {
-      return try resolve(containerOverride, slot: slot, in: context)
+      return try resolve(containerOverride, slot: slot, in: context, isReader: isReader)
     }
     if lifetime.isStored {
+      if isReader, let box = context.fast.pointee.beginRead(slot.cell) {
+        return PublishedRead(box: box, thread: context.fast).take(T.self)
+      }
       return try resolveStored(slot, lifetime: lifetime, factory: factory)
     }
     return try build(slot, factory: factory, in: context)
