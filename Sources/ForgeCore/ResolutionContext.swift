@@ -36,11 +36,14 @@ package final class ResolutionContext {
   /// The published box this thread is reading, if any: its hazard pointer.
   /// Stores this thread reads from without a lock scan it before they
   /// release a box, so a box is never released while a reader holds it.
-  package var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> { fast.pointee.hazard }
+  /// A copy of the fast state's pointer, so that other threads never read
+  /// the fast state itself while its thread changes it.
+  package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
   private init() {
     fast = .allocate(capacity: 1)
     fast.initialize(to: ThreadFastState())
+    hazard = fast.pointee.hazard
   }
 
   deinit {

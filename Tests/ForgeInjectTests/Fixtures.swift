@@ -20,13 +20,5 @@ final class Widget: Sendable {
   init(_ label: String = "widget") { self.label = label }
 }
 
-/// The distinct objects seen across threads. A class around its Mutex: a
-/// Mutex captured directly by a @Sendable closure is accessed through the
-/// closure's box, which ThreadSanitizer reports.
-final class IdentitySet: Sendable {
-  private let ids = Mutex<Set<ObjectIdentifier>>([])
-  func insert(_ object: AnyObject) { ids.withLock { _ = $0.insert(ObjectIdentifier(object)) } }
-  var count: Int { ids.withLock { $0.count } }
-}
 
 struct BuilderFailure: Error, Equatable {}

@@ -18,6 +18,16 @@ package final class Counter: Sendable {
   package var count: Int { value.current }
 }
 
+/// The distinct objects seen across threads. Over a pthread mutex, which
+/// ThreadSanitizer understands: `Synchronization.Mutex` waits on a futex
+/// that it cannot see, and then reports the guarded value as raced.
+package final class IdentitySet: Sendable {
+  private let ids = LockedValue<Set<ObjectIdentifier>>([])
+  package init() {}
+  package func insert(_ object: AnyObject) { ids.withValue { _ = $0.insert(ObjectIdentifier(object)) } }
+  package var count: Int { ids.current.count }
+}
+
 /// Runs `body` on `threads` real threads, released together, and returns
 /// when all have finished.
 package func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
