@@ -1,3 +1,39 @@
-// The functions are all inline, in include/CForgeAtomics.h; SwiftPM needs a
-// source file to build the target.
+// The inline atomics are in include/CForgeAtomics.h; this file holds the
+// process-wide fence set-up behind forge_hazard_publish.
 #include "CForgeAtomics.h"
+
+#if defined(__linux__)
+#include <linux/membarrier.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+int forge_asymmetric_fences = 0;
+
+#if defined(__linux__)
+static pthread_once_t forge_fences_once = PTHREAD_ONCE_INIT;
+
+static void forge_fences_register(void) {
+  long supported = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  if (supported < 0 || !(supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return;
+  if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) return;
+  __atomic_store_n(&forge_asymmetric_fences, 1, __ATOMIC_SEQ_CST);
+}
+#endif
+
+void forge_fences_setup(void) {
+#if defined(__linux__)
+  pthread_once(&forge_fences_once, forge_fences_register);
+#endif
+}
+
+void forge_heavy_fence(void) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#if defined(__linux__)
+  if (__atomic_load_n(&forge_asymmetric_fences, __ATOMIC_SEQ_CST)) {
+    // Registration succeeded, so the command cannot fail but with a bug.
+    syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  }
+#endif
+}

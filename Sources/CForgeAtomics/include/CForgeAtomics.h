@@ -25,6 +25,31 @@ static inline void forge_store_seq_cst(void *_Nullable *_Nonnull cell, void *_Nu
   __atomic_store_n(cell, value, __ATOMIC_SEQ_CST);
 }
 
+// Hazard pointers with asymmetric fences. A reader publishes its hazard
+// pointer and then reads the cell again; the store must not be reordered
+// after that load. Where the kernel offers process-wide barriers
+// (membarrier on Linux), the rare reclaimer pays for that ordering with one
+// system call that fences every thread of the process, and the reader needs
+// only a compiler barrier. Elsewhere the reader's store is sequentially
+// consistent. `forge_fences_setup` must run before any reader publishes.
+extern int forge_asymmetric_fences;
+
+/// Turns asymmetric fences on when the platform has them; idempotent.
+void forge_fences_setup(void);
+
+/// The reclaimer's side: orders every thread's earlier hazard stores before
+/// the caller's next loads.
+void forge_heavy_fence(void);
+
+static inline void forge_hazard_publish(void *_Nullable *_Nonnull cell, void *_Nullable value) {
+  if (__atomic_load_n(&forge_asymmetric_fences, __ATOMIC_RELAXED)) {
+    __atomic_store_n(cell, value, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  } else {
+    __atomic_store_n(cell, value, __ATOMIC_SEQ_CST);
+  }
+}
+
 static inline void *_Nullable forge_exchange_seq_cst(void *_Nullable *_Nonnull cell, void *_Nullable value) {
   return __atomic_exchange_n(cell, value, __ATOMIC_SEQ_CST);
 }

@@ -137,7 +137,7 @@ package struct ThreadFastState {
   @inline(__always)
   package func beginRead(_ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
     while let box = forge_load_acquire(cell) {
-      forge_store_seq_cst(hazard, box)
+      forge_hazard_publish(hazard, box)
       if forge_load_seq_cst(cell) == box { return box }
       forge_store_release(hazard, nil)
     }

@@ -49,7 +49,10 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   /// Keys learned by reading an accessor in capture mode, by the accessor's alias.
   @exclusivity(unchecked) var discoveredKeys: [AnyHashable: Key] = [:]
 
-  package init() {}
+  package init() {
+    // Before any thread can read from this store without the lock.
+    forge_fences_setup()
+  }
 
   deinit {
     overrideCount.deallocate()
@@ -124,6 +127,10 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   /// unlocking. Call with the lock held.
   func reclaimLocked() -> [(slot: AnySlot, box: UnsafeMutableRawPointer)] {
     guard !retired.isEmpty else { return [] }
+    // A reader publishes its hazard pointer without a fence of its own (see
+    // forge_hazard_publish): this one makes every published pointer visible
+    // to the scan, or makes the reader see the cell's new value.
+    forge_heavy_fence()
     var held: Set<UnsafeMutableRawPointer> = []
     for reader in readers {
       if let box = forge_load_seq_cst(reader.hazard) { held.insert(box) }
