@@ -41,4 +41,24 @@ struct ConcurrencyTests {
     let widget: Widget = try container.resolve()
     #expect(widget.label.hasPrefix("round") || widget.label == "initial")
   }
+
+  @Test("threads building a transient type while another re-registers it always use a whole registration")
+  func reRegisterWhileBuilding() {
+    let container = ForgeContainer()
+    container.register { _ in Widget("first") }
+    let built = Counter()
+    onThreads(3) { thread in
+      for round in 0..<3_000 {
+        if thread == 0 {
+          let label = round.isMultiple(of: 2) ? "even" : "odd"
+          container.register { _ in Widget(label) }
+        } else if let widget = try? container.resolve() as Widget,
+          ["first", "even", "odd"].contains(widget.label)
+        {
+          built.increment()
+        }
+      }
+    }
+    #expect(built.count == 6_000)
+  }
 }

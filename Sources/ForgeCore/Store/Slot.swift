@@ -35,10 +35,6 @@ package class AnySlot: @unchecked Sendable {
   @exclusivity(unchecked) package var generation = 0
   /// The lifetime the stored instance was built with; nil when nothing is stored.
   @exclusivity(unchecked) package var storedLifetime: Lifetime?
-  /// The container-wide override of this slot's key, if one is installed:
-  /// the store's `overrides` entry, kept here too so that resolving needs
-  /// no hash of the key.
-  @exclusivity(unchecked) package var override: AnyOverride?
 
   init(name: SlotName, target: OverrideScope.Target, storeLock: ConditionLock, valueType: Any.Type) {
     self.nameSource = name
@@ -48,23 +44,74 @@ package class AnySlot: @unchecked Sendable {
     self.valueMetatype = valueType
     cell = .allocate(capacity: 1)
     cell.initialize(to: nil)
+    overrideCell = .allocate(capacity: 1)
+    overrideCell.initialize(to: nil)
+    registrationCell = .allocate(capacity: 1)
+    registrationCell.initialize(to: nil)
   }
 
-  /// The published box, read by ``ThreadFastState/beginRead(_:)`` without a
-  /// lock; written only under the store's lock. A box is an allocation
-  /// holding one instance of the slot's type, so reading it needs no
-  /// generic class metadata.
+  /// What a slot publishes for lock-free readers, each in a cell of its own
+  /// that ``ThreadFastState/beginRead(_:)`` reads under the hazard pointer.
+  /// Cells are written only under the store's lock; a replaced box is
+  /// retired until no reader holds it.
+  package enum BoxKind: Sendable {
+    /// The stored instance, in ``cell``.
+    case instance
+    /// The container-wide override, in ``overrideCell``.
+    case override
+    /// The registered factory and lifetime, in ``registrationCell``.
+    case registration
+  }
+
+  /// The published instance. A box is an allocation holding one instance of
+  /// the slot's type, so reading it needs no generic class metadata.
   let cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  /// The container-wide override of the slot's key, if one is installed: a
+  /// box holding an ``AnyOverride``, so that a reader needs neither the lock
+  /// nor a hash of the key to learn of it.
+  let overrideCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  /// The registered factory, for dialects that register (see
+  /// ``Slot/Registered``).
+  let registrationCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
   deinit {
-    // The store is gone, so no reader can hold the box any more.
-    if let box = cell.pointee { destroyBox(box) }
+    // The store is gone, so no reader can hold a box any more.
+    if let box = cell.pointee { destroy(box, kind: .instance) }
+    if let box = overrideCell.pointee { destroy(box, kind: .override) }
+    if let box = registrationCell.pointee { destroy(box, kind: .registration) }
     cell.deallocate()
+    overrideCell.deallocate()
+    registrationCell.deallocate()
     dependenciesRecorded.deallocate()
   }
 
   /// Destroys a box this slot published, once no reader can hold it.
-  package func destroyBox(_ box: UnsafeMutableRawPointer) {}
+  package func destroy(_ box: UnsafeMutableRawPointer, kind: BoxKind) {
+    guard kind == .override else { return destroyTyped(box, kind: kind) }
+    let typed = box.assumingMemoryBound(to: AnyOverride.self)
+    typed.deinitialize(count: 1)
+    typed.deallocate()
+  }
+
+  /// Destroys a box holding a value of the slot's type, or its registration.
+  func destroyTyped(_ box: UnsafeMutableRawPointer, kind: BoxKind) {}
+
+  /// The container-wide override; read it with the store's lock held.
+  package var override: AnyOverride? {
+    overrideCell.pointee.map { $0.assumingMemoryBound(to: AnyOverride.self).pointee }
+  }
+
+  /// Publishes `override` (nil to remove it) and hands back the replaced
+  /// box, to retire. Call with the store's lock held.
+  func publishOverride(_ override: AnyOverride?) -> UnsafeMutableRawPointer? {
+    var box: UnsafeMutableRawPointer?
+    if let override {
+      let typed = UnsafeMutablePointer<AnyOverride>.allocate(capacity: 1)
+      typed.initialize(to: override)
+      box = UnsafeMutableRawPointer(typed)
+    }
+    return forge_exchange_seq_cst(overrideCell, box)
+  }
 
   /// Removes the stored instance and hands it back, so the caller can release
   /// it after unlocking (a deinit may resolve again), with the published box,
@@ -74,8 +121,9 @@ package class AnySlot: @unchecked Sendable {
   /// The stored instance, if any, as `Any`.
   package var storedInstance: Any? { nil }
 
-  /// Whether a factory was registered for the slot.
-  package var hasRegisteredFactory: Bool { false }
+  /// Whether a factory was registered for the slot; read it with the
+  /// store's lock held.
+  package var hasRegisteredFactory: Bool { registrationCell.pointee != nil }
 
   /// The slot's direct dependencies, read under the owning store's lock.
   package var lockedDependencies: [AnySlot] {
@@ -87,10 +135,27 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
   // @unchecked: see AnySlot; the same store lock guards these.
   @exclusivity(unchecked) private var value: T?
   private weak var object: AnyObject?
-  /// The registered factory, for dialects that register before resolving.
-  @exclusivity(unchecked) package var factory: (@Sendable () throws -> T)?
-  /// The lifetime the registered factory was registered with.
-  @exclusivity(unchecked) package var registeredLifetime: Lifetime = .transient
+
+  /// A registered factory with its lifetime, for dialects that register
+  /// before resolving.
+  package struct Registered {
+    package let factory: @Sendable () throws -> T
+    package let lifetime: Lifetime
+  }
+
+  /// The registered factory; read it with the store's lock held, or through
+  /// ``AnySlot/registrationCell`` under the hazard pointer.
+  package var registered: Registered? {
+    registrationCell.pointee.map { $0.assumingMemoryBound(to: Registered.self).pointee }
+  }
+
+  /// Publishes `registered` and hands back the replaced box, to retire.
+  /// Call with the store's lock held.
+  func publishRegistration(_ registered: Registered) -> UnsafeMutableRawPointer? {
+    let box = UnsafeMutablePointer<Registered>.allocate(capacity: 1)
+    box.initialize(to: registered)
+    return forge_exchange_seq_cst(registrationCell, UnsafeMutableRawPointer(box))
+  }
 
   package init(name: SlotName, target: OverrideScope.Target, storeLock: ConditionLock) {
     super.init(name: name, target: target, storeLock: storeLock, valueType: T.self)
@@ -122,15 +187,21 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
       if let previous = forge_exchange_seq_cst(cell, UnsafeMutableRawPointer(box)) {
         // Nothing stores over a stored instance while the lock is held, so
         // no reader can be inside the previous box's read either.
-        destroyBox(previous)
+        destroy(previous, kind: .instance)
       }
     }
   }
 
-  package override func destroyBox(_ box: UnsafeMutableRawPointer) {
-    let typed = box.assumingMemoryBound(to: T.self)
-    typed.deinitialize(count: 1)
-    typed.deallocate()
+  override func destroyTyped(_ box: UnsafeMutableRawPointer, kind: BoxKind) {
+    if kind == .registration {
+      let typed = box.assumingMemoryBound(to: Registered.self)
+      typed.deinitialize(count: 1)
+      typed.deallocate()
+    } else {
+      let typed = box.assumingMemoryBound(to: T.self)
+      typed.deinitialize(count: 1)
+      typed.deallocate()
+    }
   }
 
   package override func takeStored() -> (instance: Any?, box: UnsafeMutableRawPointer?) {
@@ -143,8 +214,6 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
     if let value { return (value, box) }
     return (nil, box)
   }
-
-  package override var hasRegisteredFactory: Bool { factory != nil }
 
   package override var storedInstance: Any? {
     if let value { return value }

@@ -29,12 +29,12 @@ extension SlotStore {
       return
     }
     var released: [Any] = []
-    let boxes: [(slot: AnySlot, box: UnsafeMutableRawPointer)]
+    let boxes: [RetiredBox]
     do {
       let slot: Slot<T> = try typedLocked(existing, for: key)
       if !slot.hasRegisteredFactory { registeredKeys.append(key) }
-      slot.factory = factory
-      slot.registeredLifetime = lifetime
+      let replaced = slot.publishRegistration(Slot<T>.Registered(factory: factory, lifetime: lifetime))
+      retireLocked(replaced, of: slot, kind: .registration)
       slot.generation &+= 1
       takeStoredLocked(slot, into: &released)
       boxes = reclaimLocked()
@@ -51,16 +51,20 @@ extension SlotStore {
   package func resolveRegistered<T>(_ key: Key, as type: T.Type = T.self) throws -> T {
     let bits = key.identityBits
     if let read = beginPublishedRead(bits: bits, as: T.self) { return read.take(T.self) }
-    let known = knownEntry(bits: bits, as: T.self, in: ResolutionContext.currentFast)
-    var factory: (@Sendable () throws -> T)?
-    var lifetime = Lifetime.transient
-    var registered: AnySlot?
+    let thread = ResolutionContext.currentFast
+    if let known = knownEntry(bits: bits, as: T.self, in: thread)?.slot {
+      // This thread knows the slot, so the store knows it as a reader: the
+      // registration is read without the lock.
+      let slot = unsafeDowncast(known.takeUnretainedValue(), to: Slot<T>.self)
+      guard let box = thread.pointee.beginRead(slot.registrationCell) else { throw NotRegistered() }
+      let registered = PublishedRead(box: box, thread: thread).take(Slot<T>.Registered.self)
+      return try resolve(key, lifetime: registered.lifetime, name: slot.name, factory: registered.factory)
+    }
+    var registered: Slot<T>.Registered?
+    var found: AnySlot?
     try lock.withLock {
       let slot: Slot<T>
-      if let known = known?.slot {
-        // This thread knows the slot: no need to hash the key.
-        slot = unsafeDowncast(known.takeUnretainedValue(), to: Slot<T>.self)
-      } else if let existing = slots[key] {
+      if let existing = slots[key] {
         slot = try typedLocked(existing, for: key)
       } else if let registration = registrations[key] {
         // The first resolution: the record becomes a slot.
@@ -74,18 +78,16 @@ extension SlotStore {
         }
         registrations[key] = nil
         slot = try slotLocked(for: key, name: registration.name)
-        slot.factory = typed
-        slot.registeredLifetime = registration.lifetime
+        _ = slot.publishRegistration(Slot<T>.Registered(factory: typed, lifetime: registration.lifetime))
       } else {
         return
       }
-      factory = slot.factory
-      lifetime = slot.registeredLifetime
-      registered = slot
+      registered = slot.registered
+      found = slot
     }
-    guard let factory else { throw NotRegistered() }
+    guard let registered else { throw NotRegistered() }
     // The slot exists, so its name is rendered only if a message needs it.
-    return try resolve(key, lifetime: lifetime, name: registered?.name ?? "", factory: factory)
+    return try resolve(key, lifetime: registered.lifetime, name: found?.name ?? "", factory: registered.factory)
   }
 
   /// The instances currently kept (built singletons, live weak instances and

@@ -37,7 +37,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   @exclusivity(unchecked) private var readerIdentities: Set<ObjectIdentifier> = []
   /// Boxes taken out of their cells that a reader may still hold, with the
   /// slot that knows how to destroy them.
-  @exclusivity(unchecked) private var retired: [(slot: AnySlot, box: UnsafeMutableRawPointer)] = []
+  @exclusivity(unchecked) private var retired: [RetiredBox] = []
   @exclusivity(unchecked) var slots: [Key: AnySlot] = [:]
   /// Registered factories that nothing has resolved yet (see
   /// ``register(_:name:lifetime:factory:)``).
@@ -57,7 +57,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   deinit {
     overrideCount.deallocate()
     // No thread can be reading: it would hold a reference to the store.
-    for (slot, box) in retired { slot.destroyBox(box) }
+    for entry in retired { entry.slot.destroy(entry.box, kind: entry.kind) }
   }
 
   private var identity: ObjectIdentifier { ObjectIdentifier(self) }
@@ -125,7 +125,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
 
   /// Takes retired boxes that no reader holds any more; release them after
   /// unlocking. Call with the lock held.
-  func reclaimLocked() -> [(slot: AnySlot, box: UnsafeMutableRawPointer)] {
+  func reclaimLocked() -> [RetiredBox] {
     guard !retired.isEmpty else { return [] }
     // A reader publishes its hazard pointer without a fence of its own (see
     // forge_hazard_publish): this one makes every published pointer visible
@@ -135,7 +135,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     for reader in readers {
       if let box = forge_load_seq_cst(reader.hazard) { held.insert(box) }
     }
-    var free: [(slot: AnySlot, box: UnsafeMutableRawPointer)] = []
+    var free: [RetiredBox] = []
     retired.removeAll { entry in
       if held.contains(entry.box) { return false }
       free.append(entry)
@@ -149,14 +149,20 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   func takeStoredLocked(_ slot: AnySlot, into released: inout [Any]) {
     let (instance, box) = slot.takeStored()
     if let instance { released.append(instance) }
-    if let box { retired.append((slot, box)) }
+    retireLocked(box, of: slot, kind: .instance)
+  }
+
+  /// Keeps a box taken out of one of `slot`'s cells until no reader holds
+  /// it. Call with the lock held.
+  func retireLocked(_ box: UnsafeMutableRawPointer?, of slot: AnySlot, kind: AnySlot.BoxKind) {
+    if let box { retired.append(RetiredBox(slot: slot, box: box, kind: kind)) }
   }
 
   /// Releases what a locked section took out: instances, then boxes no
   /// reader holds. Call without the lock.
-  func release(_ released: [Any], boxes: [(slot: AnySlot, box: UnsafeMutableRawPointer)]) {
+  func release(_ released: [Any], boxes: [RetiredBox]) {
     _ = released
-    for (slot, box) in boxes { slot.destroyBox(box) }
+    for entry in boxes { entry.slot.destroy(entry.box, kind: entry.kind) }
   }
 
   // MARK: Resolving
@@ -246,9 +252,15 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   ) throws -> T {
     var containerOverride: AnyOverride?
     if overrideCount.value > 0 {
-      lock.lock()
-      containerOverride = slot.override
-      lock.unlock()
+      if isReader {
+        if let box = context.fast.pointee.beginRead(slot.overrideCell) {
+          containerOverride = PublishedRead(box: box, thread: context.fast).take(AnyOverride.self)
+        }
+      } else {
+        lock.lock()
+        containerOverride = slot.override
+        lock.unlock()
+      }
     }
     if Gates.activeOverrideScopes.value > 0, let scope = OverrideScope.current {
       if let entry = scope.entry(for: slot.target) {
@@ -431,7 +443,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   func slotLocked<T>(for key: Key, name: @autoclosure () -> SlotName) throws -> Slot<T> {
     if let existing = slots[key] { return try typedLocked(existing, for: key) }
     let slot = Slot<T>(name: name(), target: OverrideScope.Target(store: identity, key: key), storeLock: lock)
-    if !overrides.isEmpty { slot.override = overrides[key] }
+    if !overrides.isEmpty, let entry = overrides[key] { _ = slot.publishOverride(entry) }
     slots[key] = slot
     return slot
   }
@@ -476,38 +488,46 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     make: @escaping @Sendable () throws -> T
   ) {
     let entry = makeOverride(key, name: name, lifetime: lifetime, make: make)
-    let replaced = lock.withLock {
-      let replaced = overrides.updateValue(entry, forKey: key)
-      slots[key]?.override = entry
-      if replaced == nil { overrideCount.add(1) }
-      return replaced
-    }
-    _ = replaced  // released here, outside the lock
+    lock.lock()
+    let replaced = overrides.updateValue(entry, forKey: key)
+    if replaced == nil { overrideCount.add(1) }
+    let boxes = publishOverrideLocked(entry, for: key)
+    lock.unlock()
+    release([replaced as Any], boxes: boxes)  // outside the lock: a deinit may resolve
+  }
+
+  /// Publishes `override` in the slot of `key`, if the slot exists yet, and
+  /// takes the boxes no reader holds any more. Call with the lock held.
+  private func publishOverrideLocked(_ override: AnyOverride?, for key: Key) -> [RetiredBox] {
+    guard let slot = slots[key] else { return reclaimLocked() }
+    retireLocked(slot.publishOverride(override), of: slot, kind: .override)
+    return reclaimLocked()
   }
 
   /// Removes the container-wide replacement for `key`, with anything it kept.
   package func removeOverride(_ key: Key) {
-    let removed = lock.withLock {
-      let removed = overrides.removeValue(forKey: key)
-      if removed != nil {
-        slots[key]?.override = nil
-        overrideCount.add(-1)
-      }
-      return removed
+    lock.lock()
+    let removed = overrides.removeValue(forKey: key)
+    var boxes: [RetiredBox] = []
+    if removed != nil {
+      overrideCount.add(-1)
+      boxes = publishOverrideLocked(nil, for: key)
     }
-    _ = removed
+    lock.unlock()
+    release([removed as Any], boxes: boxes)
   }
 
   package func removeAllOverrides() {
-    let removed = lock.withLock {
-      defer {
-        for key in overrides.keys { slots[key]?.override = nil }
-        overrideCount.add(-overrides.count)
-        overrides.removeAll()
-      }
-      return overrides
+    lock.lock()
+    let removed = overrides
+    for key in overrides.keys {
+      if let slot = slots[key] { retireLocked(slot.publishOverride(nil), of: slot, kind: .override) }
     }
-    _ = removed
+    overrideCount.add(-overrides.count)
+    overrides.removeAll()
+    let boxes = reclaimLocked()
+    lock.unlock()
+    release([removed], boxes: boxes)
   }
 
   // MARK: Clearing
@@ -523,7 +543,7 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   /// those kept for overrides of the key.
   package func clearStored(where matches: (Key, Lifetime) -> Bool) {
     var released: [Any] = []
-    let boxes: [(slot: AnySlot, box: UnsafeMutableRawPointer)] = lock.withLock {
+    let boxes: [RetiredBox] = lock.withLock {
       func clear(_ slot: AnySlot, _ key: Key) {
         if let lifetime = slot.storedLifetime, matches(key, lifetime) {
           takeStoredLocked(slot, into: &released)
@@ -535,6 +555,14 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     }
     release(released, boxes: boxes)
   }
+}
+
+/// A box taken out of a slot's cell, kept until no reader's hazard pointer
+/// holds it.
+struct RetiredBox {
+  let slot: AnySlot
+  let box: UnsafeMutableRawPointer
+  let kind: AnySlot.BoxKind
 }
 
 /// A published instance being read under the thread's hazard pointer.
