@@ -1,5 +1,6 @@
 // The inline atomics are in include/CForgeAtomics.h; this file holds the
-// process-wide fence set-up behind forge_hazard_publish.
+// thread-local state pointer and the process-wide fence set-up behind
+// forge_hazard_publish.
 #include "CForgeAtomics.h"
 
 #if defined(__linux__)
@@ -10,6 +11,7 @@
 #endif
 
 int forge_asymmetric_fences = 0;
+_Thread_local void *forge_thread_state = 0;
 
 #if defined(__linux__)
 static pthread_once_t forge_fences_once = PTHREAD_ONCE_INIT;

@@ -68,12 +68,20 @@ package final class ResolutionContext {
   /// released with the thread. What the lock-free path starts from.
   @inline(__always)
   package static var currentFast: UnsafeMutablePointer<ThreadFastState> {
-    if let raw = pthread_getspecific(contextKey) {
+    if let raw = forge_get_thread_state() {
       return raw.assumingMemoryBound(to: ThreadFastState.self)
     }
+    return makeCurrentFast()
+  }
+
+  /// Creates the calling thread's context; the pthread key's destructor
+  /// releases it when the thread ends.
+  @inline(never)
+  private static func makeCurrentFast() -> UnsafeMutablePointer<ThreadFastState> {
     let context = ResolutionContext()
     context.fast.pointee.context = Unmanaged.passRetained(context)  // released by the key's destructor
     pthread_setspecific(contextKey, UnsafeMutableRawPointer(context.fast))
+    forge_set_thread_state(UnsafeMutableRawPointer(context.fast))
     return context.fast
   }
 
@@ -87,7 +95,7 @@ package final class ResolutionContext {
   /// The context of the calling thread if it has one already; never allocates.
   @inline(__always)
   package static var currentIfPresent: ResolutionContext? {
-    guard let raw = pthread_getspecific(contextKey) else { return nil }
+    guard let raw = forge_get_thread_state() else { return nil }
     return raw.assumingMemoryBound(to: ThreadFastState.self).pointee.owner
   }
 
@@ -175,13 +183,17 @@ package final class KeyCapture {
 
 private let contextKey: pthread_key_t = {
   var key = pthread_key_t()
+  // The destructor runs on the ending thread: a resolution from a later
+  // thread-local destructor must not find the released state.
   #if canImport(Darwin)
     let status = pthread_key_create(&key) { raw in
+      forge_set_thread_state(nil)
       raw.assumingMemoryBound(to: ThreadFastState.self).pointee.context?.release()
     }
   #else
     let status = pthread_key_create(&key) { raw in
       guard let raw else { return }
+      forge_set_thread_state(nil)
       raw.assumingMemoryBound(to: ThreadFastState.self).pointee.context?.release()
     }
   #endif

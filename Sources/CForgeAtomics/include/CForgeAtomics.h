@@ -54,6 +54,17 @@ static inline void *_Nullable forge_exchange_seq_cst(void *_Nullable *_Nonnull c
   return __atomic_exchange_n(cell, value, __ATOMIC_SEQ_CST);
 }
 
+// The calling thread's engine state (a ThreadFastState), in a C thread-local:
+// reading it is one load, where pthread_getspecific is a call and Swift's
+// lazily initialised pthread key adds a swift_once check. ForgeCore sets it
+// when it creates the state and clears it in the pthread key destructor that
+// releases the state when the thread ends.
+extern _Thread_local void *_Nullable forge_thread_state;
+
+static inline void *_Nullable forge_get_thread_state(void) { return forge_thread_state; }
+
+static inline void forge_set_thread_state(void *_Nullable state) { forge_thread_state = state; }
+
 static inline intptr_t forge_counter_load(const intptr_t *_Nonnull counter) {
   return __atomic_load_n(counter, __ATOMIC_ACQUIRE);
 }
