@@ -263,23 +263,76 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
       }
     }
     if Gates.activeOverrideScopes.value > 0, let scope = OverrideScope.current {
-      if let entry = scope.entry(for: slot.target) {
-        context.markScopedOverrideUsed()
-        return try resolve(entry, slot: slot, in: context)
-      }
-      if let built = scope.instance(for: slot.target) as? T {
-        context.markScopedOverrideUsed()
-        return built
-      }
-      if containerOverride == nil, lifetime.isStored, scope.reachesOverride(from: slot) {
-        // Kept from before the scope, but built from a dependency the scope
-        // replaces: build it again for this scope only.
-        context.markScopedOverrideUsed()
-        let value = try build(slot, factory: factory, in: context)
-        scope.remember(value, for: slot.target)
-        return value
-      }
+      return try resolve(
+        slot,
+        in: scope,
+        containerOverride: containerOverride,
+        lifetime: lifetime,
+        factory: factory,
+        context: context,
+        isReader: isReader
+      )
     }
+    return try resolve(
+      slot,
+      containerOverride: containerOverride,
+      lifetime: lifetime,
+      factory: factory,
+      in: context,
+      isReader: isReader
+    )
+  }
+
+  /// ``resolveLayers(_:lifetime:factory:in:isReader:)`` while the task has
+  /// an override scope. Out of line: its `T?` would otherwise cost a
+  /// metadata lookup on every resolution, scope or not.
+  @inline(never)
+  private func resolve<T>(
+    _ slot: Slot<T>,
+    in scope: OverrideScope,
+    containerOverride: AnyOverride?,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    context: ResolutionContext,
+    isReader: Bool
+  ) throws -> T {
+    if let entry = scope.entry(for: slot.target) {
+      context.markScopedOverrideUsed()
+      return try resolve(entry, slot: slot, in: context)
+    }
+    if let built = scope.instance(for: slot.target) as? T {
+      context.markScopedOverrideUsed()
+      return built
+    }
+    if containerOverride == nil, lifetime.isStored, scope.reachesOverride(from: slot) {
+      // Kept from before the scope, but built from a dependency the scope
+      // replaces: build it again for this scope only.
+      context.markScopedOverrideUsed()
+      let value = try build(slot, factory: factory, in: context)
+      scope.remember(value, for: slot.target)
+      return value
+    }
+    return try resolve(
+      slot,
+      containerOverride: containerOverride,
+      lifetime: lifetime,
+      factory: factory,
+      in: context,
+      isReader: isReader
+    )
+  }
+
+  /// The layers below a scope: the container-wide override, then the
+  /// slot's own instance or `factory`.
+  @inline(__always)
+  private func resolve<T>(
+    _ slot: Slot<T>,
+    containerOverride: AnyOverride?,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    in context: ResolutionContext,
+    isReader: Bool
+  ) throws -> T {
     if let containerOverride {
       return try resolve(containerOverride, slot: slot, in: context, isReader: isReader)
     }
@@ -304,13 +357,17 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
     guard override.keptSlot.valueType == ObjectIdentifier(T.self) else {
       throw mismatch(slot, actual: "a replacement of another type")
     }
-    let typed = unsafeDowncast(override, to: Override<T>.self)
     if override.lifetime.isStored {
-      // Holding `typed` keeps its slot, and so a published box, alive; the
-      // store retires boxes only once no reader's hazard pointer holds them.
-      if isReader, let box = context.fast.pointee.beginRead(typed.slot.cell) {
+      // Holding the override keeps its slot, and so a published box, alive;
+      // the store retires boxes only once no reader's hazard pointer holds
+      // them. `keptSlot` rather than the typed slot: reading a field of
+      // `Override<T>` would look its metadata up.
+      if isReader, let box = context.fast.pointee.beginRead(override.keptSlot.cell) {
         return PublishedRead(box: box, thread: context.fast).take(T.self)
       }
+    }
+    let typed = unsafeDowncast(override, to: Override<T>.self)
+    if override.lifetime.isStored {
       return try resolveStored(typed.slot, remembersInScope: false, lifetime: override.lifetime, factory: typed.make)
     }
     return try build(slot, factory: typed.make, in: context)
