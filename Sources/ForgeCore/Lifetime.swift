@@ -2,7 +2,7 @@
 ///
 /// Each dialect maps its own vocabulary onto these: Forge's `Scope`,
 /// ForgeInject's `ForgeRetainPolicy`, SwiftPod's `ProviderScope`s.
-package enum Lifetime: Hashable, Sendable {
+@usableFromInline package enum Lifetime: Hashable, Sendable {
   /// Built on every resolution; never stored.
   case transient
   /// Built once, kept as long as the container.

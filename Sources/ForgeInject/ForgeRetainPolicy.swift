@@ -18,7 +18,7 @@ public enum ForgeRetainPolicy: Equatable, Sendable {
   /// weakly and are built on every resolution.
   case weak
 
-  var lifetime: Lifetime {
+  @usableFromInline var lifetime: Lifetime {
     switch self {
     case .transient: .transient
     case .singleton: .singleton

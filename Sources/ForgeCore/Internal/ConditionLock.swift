@@ -14,7 +14,7 @@
 /// lets a thread wait while another thread builds the instance it asked for.
 /// `Synchronization.Mutex` would need macOS 15 / iOS 18, and `os_unfair_lock`
 /// has no condition variable, so this one small type serves every platform.
-package final class ConditionLock: @unchecked Sendable {
+@usableFromInline package final class ConditionLock: @unchecked Sendable {
   // @unchecked: the pointers are allocated once and only touched through
   // the pthread calls, which are themselves thread-safe.
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -40,10 +40,10 @@ package final class ConditionLock: @unchecked Sendable {
   }
 
   @inline(__always)
-  package func lock() { pthread_mutex_lock(mutex) }
+  @usableFromInline package func lock() { pthread_mutex_lock(mutex) }
 
   @inline(__always)
-  package func unlock() { pthread_mutex_unlock(mutex) }
+  @usableFromInline package func unlock() { pthread_mutex_unlock(mutex) }
 
   /// Waits for ``broadcast()``; call with the lock held. Wakes may be spurious,
   /// so callers re-check their condition in a loop.

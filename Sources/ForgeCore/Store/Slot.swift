@@ -5,7 +5,7 @@ import CForgeAtomics
 ///
 /// A slot is created the first time its key is seen and lives as long as its
 /// store. All mutable state is guarded by the owning ``SlotStore``'s lock.
-package class AnySlot: @unchecked Sendable {
+@usableFromInline package class AnySlot: @unchecked Sendable {
   // @unchecked: every `var` below is read and written only while the owning
   // SlotStore holds its lock; `name` and `valueType` never change.
 
@@ -224,7 +224,7 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
 
 /// How a slot is named in messages: words, or a type rendered only when a
 /// message needs it (rendering a type's name costs more than registering).
-package enum SlotName: Sendable {
+@usableFromInline package enum SlotName: Sendable {
   case text(String)
   case type(Any.Type)
 

@@ -1,6 +1,6 @@
 /// A key a store can find through the calling thread's slot cache, without
 /// hashing it.
-package protocol SlotKey: Hashable, Sendable {
+@usableFromInline package protocol SlotKey: Hashable, Sendable {
   /// Two words that identify this key for as long as the store keeps it, or
   /// nil when the key cannot be identified that way.
   var identityBits: SlotKeyBits? { get }
@@ -8,9 +8,9 @@ package protocol SlotKey: Hashable, Sendable {
 
 /// The words that identify a key in the thread's slot cache.
 @frozen
-package struct SlotKeyBits: Equatable, Sendable {
-  package let first: UInt
-  package let second: UInt
+@usableFromInline package struct SlotKeyBits: Equatable, Sendable {
+  @usableFromInline package let first: UInt
+  @usableFromInline package let second: UInt
 
   @inlinable
   package init(_ first: UInt, _ second: UInt) {
@@ -30,7 +30,7 @@ extension String: SlotKey {
   /// contents; a large one's point at its storage, which the store keeps
   /// alive with the key, so the bits cannot come to mean another string.
   @inline(__always)
-  package var identityBits: SlotKeyBits? {
+  @usableFromInline package var identityBits: SlotKeyBits? {
     guard MemoryLayout<String>.size == 2 * MemoryLayout<UInt>.size else { return nil }
     return withUnsafeBytes(of: self) { raw in
       SlotKeyBits(raw.load(as: UInt.self), raw.load(fromByteOffset: MemoryLayout<UInt>.size, as: UInt.self))
@@ -40,15 +40,15 @@ extension String: SlotKey {
 
 extension ObjectIdentifier: SlotKey {
   @inline(__always)
-  package var identityBits: SlotKeyBits? { SlotKeyBits(UInt(bitPattern: self), 2) }
+  @usableFromInline package var identityBits: SlotKeyBits? { SlotKeyBits(UInt(bitPattern: self), 2) }
 }
 
 extension IdentityKey: SlotKey {
   @inline(__always)
-  package var identityBits: SlotKeyBits? { SlotKeyBits(identity: ObjectIdentifier(object)) }
+  @usableFromInline package var identityBits: SlotKeyBits? { SlotKeyBits(identity: ObjectIdentifier(object)) }
 }
 
 extension Int: SlotKey {
   @inline(__always)
-  package var identityBits: SlotKeyBits? { SlotKeyBits(UInt(bitPattern: self), 3) }
+  @usableFromInline package var identityBits: SlotKeyBits? { SlotKeyBits(UInt(bitPattern: self), 3) }
 }

@@ -2,18 +2,13 @@
 /// (ForgeInject): a registration is a flat record until the first
 /// resolution, which turns it into a slot holding the factory.
 extension SlotStore {
-  /// A factory registered for a key that nothing has resolved yet. The
-  /// factory travels as `Any` (a closure fits its inline storage), so a
-  /// registration allocates no slot, cell or counter.
-  struct Registration {
-    let name: SlotName
-    let lifetime: Lifetime
-    /// An `@Sendable () throws -> T` for the slot's type `T`.
-    let factory: Any
-  }
-
   /// Registers `factory` for `key`, replacing an earlier registration and
   /// dropping the instance the earlier one built.
+  ///
+  /// Inlinable, so that a dialect's call specialises the dictionary work
+  /// for its key type: unspecialised, looking up the generic metadata
+  /// costs more than the rest of a registration.
+  @inlinable
   package func register<T>(
     _ key: Key,
     name: @autoclosure () -> SlotName,
@@ -21,28 +16,34 @@ extension SlotStore {
     factory: @escaping @Sendable () throws -> T
   ) throws {
     lock.lock()
-    guard let existing = slots[key] else {
+    guard slots[key] != nil else {
       // Nothing resolved the key yet: a record is enough.
-      let registration = Registration(name: name(), lifetime: lifetime, factory: factory)
+      let registration = SlotRegistration(name: name(), lifetime: lifetime, factory: factory)
+      // A container that registers usually registers many: grow in few steps.
+      if registrations.isEmpty { registrations.reserveCapacity(32) }
       if registrations.updateValue(registration, forKey: key) == nil { registeredKeys.append(key) }
       lock.unlock()
       return
     }
+    lock.unlock()
+    // Slots are never removed, so the key's slot is still there.
+    try reRegister(key, lifetime: lifetime, factory: factory)
+  }
+
+  /// Replaces the factory of `key`'s slot and drops the instance the
+  /// earlier factory built.
+  @usableFromInline
+  func reRegister<T>(_ key: Key, lifetime: Lifetime, factory: @escaping @Sendable () throws -> T) throws {
     var released: [Any] = []
-    let boxes: [RetiredBox]
-    do {
-      let slot: Slot<T> = try typedLocked(existing, for: key)
+    let boxes: [RetiredBox] = try lock.withLock {
+      let slot: Slot<T> = try typedLocked(slots[key]!, for: key)
       if !slot.hasRegisteredFactory { registeredKeys.append(key) }
       let replaced = slot.publishRegistration(Slot<T>.Registered(factory: factory, lifetime: lifetime))
       retireLocked(replaced, of: slot, kind: .registration)
       slot.generation &+= 1
       takeStoredLocked(slot, into: &released)
-      boxes = reclaimLocked()
-    } catch {
-      lock.unlock()
-      throw error
+      return reclaimLocked()
     }
-    lock.unlock()
     release(released, boxes: boxes)
   }
 
@@ -102,6 +103,24 @@ extension SlotStore {
     lock.withLock {
       registeredKeys.compactMap { key in slots[key]?.name ?? registrations[key]?.name.rendered }
     }
+  }
+}
+
+/// A factory registered for a key that nothing has resolved yet. The
+/// factory travels as `Any` (a closure fits its inline storage), so a
+/// registration allocates no slot, cell or counter.
+@usableFromInline
+struct SlotRegistration {
+  @usableFromInline let name: SlotName
+  @usableFromInline let lifetime: Lifetime
+  /// An `@Sendable () throws -> T` for the slot's type `T`.
+  @usableFromInline let factory: Any
+
+  @inlinable
+  init(name: SlotName, lifetime: Lifetime, factory: Any) {
+    self.name = name
+    self.lifetime = lifetime
+    self.factory = factory
   }
 }
 

@@ -20,12 +20,12 @@ import CForgeAtomics
 /// and publishes the result under the lock; the others wait. A thread that
 /// asks for a slot its own chain is building, or that would wait on a thread
 /// waiting for it, has found a cycle and gets a ``DependencyCycleError``.
-package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
+@usableFromInline package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   // @unchecked: `slots`, `overrides`, `waiting`, `readers` and `retired`, and
   // every slot's mutable state, are only touched while `lock` is held; the
   // published cells and counters are atomics. The lock serialises every
   // access, so the dynamic exclusivity checks are switched off for them.
-  package let lock = ConditionLock()
+  @usableFromInline package let lock = ConditionLock()
   /// Never reused, unlike an address: threads' slot caches key on it.
   let identityNumber = UInt(Gates.storeIdentities.add(1))
   /// How many container-wide overrides are installed; while any is, reads
@@ -38,12 +38,12 @@ package final class SlotStore<Key: SlotKey>: @unchecked Sendable {
   /// Boxes taken out of their cells that a reader may still hold, with the
   /// slot that knows how to destroy them.
   @exclusivity(unchecked) private var retired: [RetiredBox] = []
-  @exclusivity(unchecked) var slots: [Key: AnySlot] = [:]
+  @usableFromInline @exclusivity(unchecked) var slots: [Key: AnySlot] = [:]
   /// Registered factories that nothing has resolved yet (see
   /// ``register(_:name:lifetime:factory:)``).
-  @exclusivity(unchecked) var registrations: [Key: Registration] = [:]
+  @usableFromInline @exclusivity(unchecked) var registrations: [Key: SlotRegistration] = [:]
   /// Every registered key, in the order it was first registered.
-  @exclusivity(unchecked) var registeredKeys: [Key] = []
+  @usableFromInline @exclusivity(unchecked) var registeredKeys: [Key] = []
   @exclusivity(unchecked) private var overrides: [Key: AnyOverride] = [:]
   @exclusivity(unchecked) private var waiting: [ObjectIdentifier: (slot: AnySlot, chain: [AnySlot])] = [:]
   /// Keys learned by reading an accessor in capture mode, by the accessor's alias.
