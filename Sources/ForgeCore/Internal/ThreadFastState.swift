@@ -78,6 +78,13 @@ package struct ThreadFastState {
     nonmutating set { frames[index] = newValue }
   }
 
+  /// Whether a resolution now has nothing to record: no build is in
+  /// progress, or the innermost one does not record its dependencies.
+  @inline(__always)
+  package var recordsNothing: Bool {
+    buildDepth == 0 || !frames[buildDepth - 1].recordsDependencies
+  }
+
   /// Whether `slot` is being built on this thread already.
   @inline(__always)
   package func firstFrame(building slot: AnySlot) -> Int? {

@@ -82,7 +82,8 @@ import CForgeAtomics
   }
 
   /// Starts reading the instance published for `bits`, when no override can
-  /// apply, outside any build: the cheapest hit, for a dialect's entry point
+  /// apply and no build in progress records what it resolves (so nothing
+  /// needs noting): the cheapest hit, for a dialect's entry point
   /// to try before it builds any closure or key. ``PublishedRead/take(_:)``
   /// copies the instance out and ends the read.
   ///
@@ -94,7 +95,7 @@ import CForgeAtomics
   @inline(__always)
   package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type) -> PublishedRead? {
     let thread = ResolutionContext.currentFast
-    guard thread.pointee.buildDepth == 0,
+    guard thread.pointee.recordsNothing,
       let entry = knownEntry(bits: bits, as: T.self, in: thread),
       let cell = entry.cell,
       let box = thread.pointee.beginRead(cell)
