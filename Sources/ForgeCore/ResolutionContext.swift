@@ -120,14 +120,7 @@ package final class ResolutionContext {
   /// the matching ``pop()``.
   @inline(__always)
   package func push(_ slot: AnySlot, recordingDependencies: Bool = true) {
-    fast.pointee.push(
-      ThreadFastState.BuildFrame(
-        slot: .passUnretained(slot),
-        usedScopedOverride: false,
-        recordsDependencies: recordingDependencies,
-        dependenciesStart: recordingDependencies ? recorded.count : 0
-      )
-    )
+    fast.pointee.push(slot, recordingFrom: recordingDependencies ? recorded.count : nil)
   }
 
   /// Pops the innermost frame and reports what its build used.

@@ -93,10 +93,20 @@ package struct ThreadFastState {
     return nil
   }
 
+  /// Starts building `slot`, which the caller holds until the matching
+  /// ``pop()``. A build that records its dependencies passes where they
+  /// start in its context's list.
   @inline(__always)
-  package mutating func push(_ frame: BuildFrame) {
+  package mutating func push(_ slot: AnySlot, recordingFrom dependenciesStart: Int?) {
     if buildDepth == frameCapacity { growFrames() }
-    (frames + buildDepth).initialize(to: frame)
+    (frames + buildDepth).initialize(
+      to: BuildFrame(
+        slot: .passUnretained(slot),
+        usedScopedOverride: false,
+        recordsDependencies: dependenciesStart != nil,
+        dependenciesStart: dependenciesStart ?? 0
+      )
+    )
     buildDepth += 1
   }
 

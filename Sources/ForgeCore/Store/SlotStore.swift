@@ -192,8 +192,8 @@ import CForgeAtomics
     // Dialects try `beginPublishedRead` before calling this, so a plain hit
     // outside any build never gets here.
     let thread = ResolutionContext.currentFast
-    let context = thread.pointee.owner
     if thread.pointee.isCapturing {
+      let context = thread.pointee.owner
       if let placeholder = capture(key(), as: T.self, in: context) { return placeholder as! T }
       return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: context)
     }
@@ -201,19 +201,22 @@ import CForgeAtomics
     guard let bits, let entry = thread.pointee.entry(store: identityNumber, bits: bits),
       entry.valueType == ObjectIdentifier(T.self)
     else {
-      return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: context)
+      return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: thread.pointee.owner)
     }
-    let slot = unsafeDowncast(entry.slot!.takeUnretainedValue(), to: Slot<T>.self)
-    context.recordDependency(slot)
-    guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 else {
-      // The cache entry means the store knows this thread as a reader.
-      return try resolveLayers(slot, lifetime: lifetime, factory: factory, in: context, isReader: true)
+    // The store keeps its slots as long as it lives: no retain needed.
+    return try entry.slot!._withUnsafeGuaranteedRef { known in
+      let slot = unsafeDowncast(known, to: Slot<T>.self)
+      if !thread.pointee.recordsNothing { thread.pointee.owner.recordDependency(slot) }
+      guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 else {
+        // The cache entry means the store knows this thread as a reader.
+        return try resolveLayers(slot, lifetime: lifetime, factory: factory, in: thread.pointee.owner, isReader: true)
+      }
+      guard lifetime.isStored else { return try build(slot, factory: factory, thread: thread) }
+      if let box = thread.pointee.beginRead(slot.cell) {
+        return PublishedRead(box: box, thread: thread).take(T.self)
+      }
+      return try resolveStored(slot, lifetime: lifetime, factory: factory)
     }
-    guard lifetime.isStored else { return try build(slot, factory: factory, in: context) }
-    if let box = thread.pointee.beginRead(slot.cell) {
-      return PublishedRead(box: box, thread: thread).take(T.self)
-    }
-    return try resolveStored(slot, lifetime: lifetime, factory: factory)
   }
 
   /// The general path: finds the slot under the lock, lets the calling
@@ -309,7 +312,7 @@ import CForgeAtomics
       // Kept from before the scope, but built from a dependency the scope
       // replaces: build it again for this scope only.
       context.markScopedOverrideUsed()
-      let value = try build(slot, factory: factory, in: context)
+      let value = try build(slot, factory: factory, thread: context.fast)
       scope.remember(value, for: slot.target)
       return value
     }
@@ -343,7 +346,7 @@ import CForgeAtomics
       }
       return try resolveStored(slot, lifetime: lifetime, factory: factory)
     }
-    return try build(slot, factory: factory, in: context)
+    return try build(slot, factory: factory, thread: context.fast)
   }
 
   /// Resolves `slot` through `override`. A thread the store knows as a
@@ -371,7 +374,7 @@ import CForgeAtomics
     if override.lifetime.isStored {
       return try resolveStored(typed.slot, remembersInScope: false, lifetime: override.lifetime, factory: typed.make)
     }
-    return try build(slot, factory: typed.make, in: context)
+    return try build(slot, factory: typed.make, thread: context.fast)
   }
 
   /// Runs `factory` with `slot` on the calling thread's chain. The first
@@ -383,15 +386,29 @@ import CForgeAtomics
   private func build<T>(
     _ slot: AnySlot,
     factory: () throws -> T,
-    in context: ResolutionContext,
+    thread: UnsafeMutablePointer<ThreadFastState>,
     alwaysRecord: Bool = false,
     usedScopedOverride: inout Bool
   ) throws -> T {
-    if let path = context.cycle(closedBy: slot) {
+    if thread.pointee.firstFrame(building: slot) != nil, let path = thread.pointee.owner.cycle(closedBy: slot) {
       throw DependencyCycleError(path: path)
     }
-    let records = alwaysRecord || slot.dependenciesRecorded.value == 0
-    context.push(slot, recordingDependencies: records)
+    guard alwaysRecord || slot.dependenciesRecorded.value == 0 else {
+      // Nothing to record: the frame lives in the thread's raw memory, and
+      // the context object is not touched.
+      thread.pointee.push(slot, recordingFrom: nil)
+      let value: T
+      do {
+        value = try factory()
+      } catch {
+        _ = thread.pointee.pop()
+        throw error
+      }
+      usedScopedOverride = thread.pointee.pop().usedScopedOverride
+      return value
+    }
+    let context = thread.pointee.owner
+    context.push(slot, recordingDependencies: true)
     let value: T
     do {
       value = try factory()
@@ -400,19 +417,21 @@ import CForgeAtomics
       throw error
     }
     let outcome = context.pop()
-    if records {
-      lock.withLock { slot.dependencies = outcome.dependencies }
-      if slot.dependenciesRecorded.value == 0 { slot.dependenciesRecorded.add(1) }
-    }
+    lock.withLock { slot.dependencies = outcome.dependencies }
+    if slot.dependenciesRecorded.value == 0 { slot.dependenciesRecorded.add(1) }
     usedScopedOverride = outcome.usedScopedOverride
     return value
   }
 
-  /// ``build(_:factory:in:alwaysRecord:usedScopedOverride:)`` for callers
-  /// that keep nothing: the scope already knows what it overrode.
-  private func build<T>(_ slot: AnySlot, factory: () throws -> T, in context: ResolutionContext) throws -> T {
+  /// ``build(_:factory:thread:alwaysRecord:usedScopedOverride:)`` for
+  /// callers that keep nothing: the scope already knows what it overrode.
+  private func build<T>(
+    _ slot: AnySlot,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
     var usedScopedOverride = false
-    return try build(slot, factory: factory, in: context, usedScopedOverride: &usedScopedOverride)
+    return try build(slot, factory: factory, thread: thread, usedScopedOverride: &usedScopedOverride)
   }
 
   /// Returns the stored instance or builds it exactly once. An override's
@@ -455,7 +474,13 @@ import CForgeAtomics
     let value: T
     var usedScopedOverride = false
     do {
-      value = try build(slot, factory: factory, in: context, alwaysRecord: true, usedScopedOverride: &usedScopedOverride)
+      value = try build(
+        slot,
+        factory: factory,
+        thread: context.fast,
+        alwaysRecord: true,
+        usedScopedOverride: &usedScopedOverride
+      )
     } catch {
       lock.withLock {
         slot.builder = nil
