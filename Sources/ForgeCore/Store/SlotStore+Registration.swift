@@ -53,13 +53,15 @@ extension SlotStore {
     let bits = key.identityBits
     if let read = beginPublishedRead(bits: bits, as: T.self) { return read.take(T.self) }
     let thread = ResolutionContext.currentFast
-    if let known = knownEntry(bits: bits, as: T.self, in: thread)?.slot {
+    if !thread.pointee.isCapturing, let known = knownEntry(bits: bits, as: T.self, in: thread)?.slot {
       // This thread knows the slot, so the store knows it as a reader: the
-      // registration is read without the lock.
-      let slot = unsafeDowncast(known.takeUnretainedValue(), to: Slot<T>.self)
-      guard let box = thread.pointee.beginRead(slot.registrationCell) else { throw NotRegistered() }
-      let registered = PublishedRead(box: box, thread: thread).take(Slot<T>.Registered.self)
-      return try resolve(key, lifetime: registered.lifetime, name: slot.name, factory: registered.factory)
+      // registration is read without the lock. The store keeps the slot.
+      return try known._withUnsafeGuaranteedRef { known in
+        let slot = unsafeDowncast(known, to: Slot<T>.self)
+        guard let box = thread.pointee.beginRead(slot.registrationCell) else { throw NotRegistered() }
+        let registered = PublishedRead(box: box, thread: thread).take(Slot<T>.Registered.self)
+        return try resolve(known: slot, lifetime: registered.lifetime, factory: registered.factory, thread: thread)
+      }
     }
     var registered: Slot<T>.Registered?
     var found: AnySlot?

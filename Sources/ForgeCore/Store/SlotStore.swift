@@ -205,18 +205,28 @@ import CForgeAtomics
     }
     // The store keeps its slots as long as it lives: no retain needed.
     return try entry.slot!._withUnsafeGuaranteedRef { known in
-      let slot = unsafeDowncast(known, to: Slot<T>.self)
-      if !thread.pointee.recordsNothing { thread.pointee.owner.recordDependency(slot) }
-      guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 else {
-        // The cache entry means the store knows this thread as a reader.
-        return try resolveLayers(slot, lifetime: lifetime, factory: factory, in: thread.pointee.owner, isReader: true)
-      }
-      guard lifetime.isStored else { return try build(slot, factory: factory, thread: thread) }
-      if let box = thread.pointee.beginRead(slot.cell) {
-        return PublishedRead(box: box, thread: thread).take(T.self)
-      }
-      return try resolveStored(slot, lifetime: lifetime, factory: factory)
+      try resolve(known: unsafeDowncast(known, to: Slot<T>.self), lifetime: lifetime, factory: factory, thread: thread)
     }
+  }
+
+  /// Resolves `slot`, found in the calling thread's cache (so the store
+  /// knows the thread as a lock-free reader). The caller holds `slot`.
+  @inline(__always)
+  func resolve<T>(
+    known slot: Slot<T>,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
+    if !thread.pointee.recordsNothing { thread.pointee.owner.recordDependency(slot) }
+    guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 else {
+      return try resolveLayers(slot, lifetime: lifetime, factory: factory, in: thread.pointee.owner, isReader: true)
+    }
+    guard lifetime.isStored else { return try build(slot, factory: factory, thread: thread) }
+    if let box = thread.pointee.beginRead(slot.cell) {
+      return PublishedRead(box: box, thread: thread).take(T.self)
+    }
+    return try resolveStored(slot, lifetime: lifetime, factory: factory)
   }
 
   /// The general path: finds the slot under the lock, lets the calling
