@@ -41,7 +41,7 @@ package final class ResolutionContext {
   package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
   private init() {
-    fast = .allocate(capacity: 1)
+    fast = CacheLines.allocate(ThreadFastState.self)
     fast.initialize(to: ThreadFastState())
     hazard = fast.pointee.hazard
   }
@@ -49,7 +49,7 @@ package final class ResolutionContext {
   deinit {
     fast.pointee.deallocate()
     fast.deinitialize(count: 1)
-    fast.deallocate()
+    CacheLines.deallocate(fast)
   }
 
   /// Remembers `slot` for `bits` in `store`. The store must keep the slot for

@@ -9,11 +9,11 @@ package struct AtomicCounter: @unchecked Sendable {
   private let word: UnsafeMutablePointer<Int>
 
   package init(_ initial: Int = 0) {
-    word = .allocate(capacity: 1)
+    word = CacheLines.allocate(Int.self)  // read on every resolution
     word.initialize(to: initial)
   }
 
-  package func deallocate() { word.deallocate() }
+  package func deallocate() { CacheLines.deallocate(word) }
 
   /// The current value (acquire).
   @inline(__always)

@@ -55,17 +55,18 @@ package struct ThreadFastState {
   }
 
   init() {
-    hazard = .allocate(capacity: 1)
+    // Every read writes the hazard pointer twice: lines of its own.
+    hazard = CacheLines.allocate(UnsafeMutableRawPointer?.self)
     hazard.initialize(to: nil)
-    slotCache = .allocate(capacity: Self.slotCacheSize)
+    slotCache = CacheLines.allocate(SlotCacheEntry.self, count: Self.slotCacheSize)
     slotCache.initialize(repeating: SlotCacheEntry(), count: Self.slotCacheSize)
     frames = .allocate(capacity: frameCapacity)
   }
 
   func deallocate() {
-    hazard.deallocate()
+    CacheLines.deallocate(hazard)
     slotCache.deinitialize(count: Self.slotCacheSize)
-    slotCache.deallocate()
+    CacheLines.deallocate(slotCache)
     frames.deallocate()  // BuildFrame is trivial: nothing to deinitialize
   }
 

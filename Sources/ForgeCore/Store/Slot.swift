@@ -42,12 +42,12 @@ import CForgeAtomics
     self.storeLock = storeLock
     self.valueType = ObjectIdentifier(valueType)
     self.valueMetatype = valueType
-    cell = .allocate(capacity: 1)
-    cell.initialize(to: nil)
-    overrideCell = .allocate(capacity: 1)
-    overrideCell.initialize(to: nil)
-    registrationCell = .allocate(capacity: 1)
-    registrationCell.initialize(to: nil)
+    // Read on every resolution of the slot, written rarely: one span of
+    // cache lines for the three cells.
+    cell = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: 3)
+    cell.initialize(repeating: nil, count: 3)
+    overrideCell = cell + 1
+    registrationCell = cell + 2
   }
 
   /// What a slot publishes for lock-free readers, each in a cell of its own
@@ -79,9 +79,7 @@ import CForgeAtomics
     if let box = cell.pointee { destroy(box, kind: .instance) }
     if let box = overrideCell.pointee { destroy(box, kind: .override) }
     if let box = registrationCell.pointee { destroy(box, kind: .registration) }
-    cell.deallocate()
-    overrideCell.deallocate()
-    registrationCell.deallocate()
+    CacheLines.deallocate(cell)  // and the two cells after it
     dependenciesRecorded.deallocate()
   }
 
@@ -182,7 +180,9 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
     default:
       value = instance
       storedLifetime = lifetime
-      let box = UnsafeMutablePointer<T>.allocate(capacity: 1)
+      // Every cached hit reads the box, and the instance allocated just
+      // before it has a reference count that every hit writes.
+      let box = CacheLines.allocate(T.self)
       box.initialize(to: instance)
       if let previous = forge_exchange_seq_cst(cell, UnsafeMutableRawPointer(box)) {
         // Nothing stores over a stored instance while the lock is held, so
@@ -200,7 +200,7 @@ package final class Slot<T>: AnySlot, @unchecked Sendable {
     } else {
       let typed = box.assumingMemoryBound(to: T.self)
       typed.deinitialize(count: 1)
-      typed.deallocate()
+      CacheLines.deallocate(typed)
     }
   }
 
