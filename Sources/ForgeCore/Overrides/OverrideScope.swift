@@ -23,15 +23,22 @@ package final class OverrideScope: @unchecked Sendable {
     /// Worked out once: hashing an `AnyHashable` on every lookup would cost
     /// more than the rest of an overridden resolution.
     private let keyHash: Int
+    /// The key's identity bits: equal bits are an equal key, found without
+    /// comparing two `AnyHashable`s (which looks up generic metadata).
+    private let keyBits: SlotKeyBits?
 
-    package init<Key: Hashable & Sendable>(store: ObjectIdentifier, key: Key) {
+    package init<Key: SlotKey>(store: ObjectIdentifier, key: Key) {
       self.store = store
       self.key = AnyHashable(key)
       self.keyHash = key.hashValue
+      self.keyBits = key.identityBits
     }
 
     package static func == (lhs: Target, rhs: Target) -> Bool {
-      lhs.keyHash == rhs.keyHash && lhs.store == rhs.store && lhs.key == rhs.key
+      guard lhs.keyHash == rhs.keyHash, lhs.store == rhs.store else { return false }
+      // One store, so one key type: the same bits are the same key.
+      if let bits = lhs.keyBits, bits == rhs.keyBits { return true }
+      return lhs.key == rhs.key
     }
 
     package func hash(into hasher: inout Hasher) {
