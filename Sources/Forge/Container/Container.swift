@@ -115,13 +115,15 @@ open class Container: @unchecked Sendable {
     "\(String(describing: type(of: self))).\(key)"
   }
 
-  /// The factory's value as `T`. When the value's dynamic type is `T`
-  /// itself (a concrete type), it is taken out of the `Any` directly; the
-  /// runtime's general cast (needed for protocol types, subclasses, …)
-  /// costs more than a whole cached resolution.
+  /// The factory's value as `T`. When the `Any` holds a `T` as such (the
+  /// factory's expression had type `T`), it is taken out directly: the
+  /// type the `Any` records is compared, with no dynamic type lookup, and
+  /// the runtime's general cast (needed for protocol types, subclasses, …),
+  /// which costs more than a whole cached resolution, is skipped.
   @inline(__always)
   private func cast<T>(_ value: Any, key: String, factoryName: String) throws -> T {
-    if type(of: value) == T.self {
+    func holdsT<Contained>(_ contained: Contained) -> Bool { Contained.self == T.self }
+    if _openExistential(value, do: holdsT) {
       func project<Contained>(_ contained: Contained) -> T { unsafeBitCast(contained, to: T.self) }
       return _openExistential(value, do: project)
     }
