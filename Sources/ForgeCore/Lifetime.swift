@@ -17,5 +17,6 @@
   case scoped(ObjectIdentifier)
 
   /// Whether instances with this lifetime are stored at all.
+  @inlinable
   package var isStored: Bool { self != .transient }
 }

@@ -16,7 +16,7 @@ import CForgeAtomics
 /// thread ever reads or writes it. The engine uses the chain to find cycles
 /// (the same slot twice in the chain) and to report the path that led to a
 /// failure.
-package final class ResolutionContext {
+@usableFromInline package final class ResolutionContext {
   /// What a finished build reports about itself.
   package struct Outcome {
     package let usedScopedOverride: Bool
@@ -66,7 +66,7 @@ package final class ResolutionContext {
 
   /// The calling thread's state in raw memory, created on first use and
   /// released with the thread. What the lock-free path starts from.
-  @inline(__always)
+  @inlinable
   package static var currentFast: UnsafeMutablePointer<ThreadFastState> {
     if let raw = forge_get_thread_state() {
       return raw.assumingMemoryBound(to: ThreadFastState.self)
@@ -76,8 +76,8 @@ package final class ResolutionContext {
 
   /// Creates the calling thread's context; the pthread key's destructor
   /// releases it when the thread ends.
-  @inline(never)
-  private static func makeCurrentFast() -> UnsafeMutablePointer<ThreadFastState> {
+  @usableFromInline @inline(never)
+  static func makeCurrentFast() -> UnsafeMutablePointer<ThreadFastState> {
     let context = ResolutionContext()
     context.fast.pointee.context = Unmanaged.passRetained(context)  // released by the key's destructor
     pthread_setspecific(contextKey, UnsafeMutableRawPointer(context.fast))
@@ -111,6 +111,7 @@ package final class ResolutionContext {
 
   /// The cycle that building `slot` now would close, if any: the path from
   /// the slot's first appearance in the chain back to the slot itself.
+  @usableFromInline
   package func cycle(closedBy slot: AnySlot) -> [String]? {
     guard let start = fast.pointee.firstFrame(building: slot) else { return nil }
     return buildingSlots[start...].map(\.name) + [slot.name]
@@ -137,7 +138,7 @@ package final class ResolutionContext {
   }
 
   /// Notes that the build in progress, if any, depends on `slot`.
-  @inline(__always)
+  @usableFromInline
   package func recordDependency(_ slot: AnySlot) {
     let depth = fast.pointee.buildDepth
     guard depth > 0 else { return }

@@ -20,9 +20,9 @@ public final class Provider<T>: Hashable, Sendable {
   public let scope: ProviderScope
   /// Names the provider in messages (a cycle's path, say); defaults to its type.
   public let name: String
-  let builder: @Sendable (ProviderResolver) -> T
+  @usableFromInline let builder: @Sendable (ProviderResolver) -> T
   /// The engine lifetime of `scope`, worked out once.
-  let lifetime: Lifetime
+  @usableFromInline let lifetime: Lifetime
 
   /// A provider whose instances `builder` builds, kept according to `scope`.
   public init(scope: ProviderScope = SingletonScope(), _ builder: @escaping @Sendable (ProviderResolver) -> T) {

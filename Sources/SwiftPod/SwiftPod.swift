@@ -15,11 +15,14 @@ import ForgeCore
 /// instance. A provider cycle stops with a message naming every provider on
 /// the path — the API cannot throw.
 public final class SwiftPod: ProviderResolver {
-  let store = SlotStore<IdentityKey>()
+  @usableFromInline let store = SlotStore<IdentityKey>()
 
   /// Creates an empty pod.
   public init() {}
 
+  // Inlinable, so that the engine's common cases specialise for the
+  // caller's `T`.
+  @inlinable
   public func resolve<T>(_ provider: Provider<T>) -> T {
     do {
       return try store.resolve(

@@ -3,10 +3,10 @@ import CForgeAtomics
 /// A word-sized counter that threads read without a lock. A value type over
 /// a pointer, so reading it retains nothing; its owner calls
 /// ``deallocate()`` when it goes (process-wide counters never do).
-package struct AtomicCounter: @unchecked Sendable {
+@usableFromInline package struct AtomicCounter: @unchecked Sendable {
   // @unchecked: `word` is allocated once and only touched through the C
   // atomic builtins.
-  private let word: UnsafeMutablePointer<Int>
+  @usableFromInline let word: UnsafeMutablePointer<Int>
 
   package init(_ initial: Int = 0) {
     word = CacheLines.allocate(Int.self)  // read on every resolution
@@ -16,7 +16,7 @@ package struct AtomicCounter: @unchecked Sendable {
   package func deallocate() { CacheLines.deallocate(word) }
 
   /// The current value (acquire).
-  @inline(__always)
+  @inlinable
   package var value: Int { forge_counter_load(word) }
 
   /// Adds `delta` and returns the new value.
@@ -44,8 +44,8 @@ package struct AtomicCounter: @unchecked Sendable {
 /// cannot apply: while no closure-scoped override or forced preview mode is
 /// active anywhere, no task-local needs reading. They are written only when
 /// such a scope starts or ends, never on the read path.
-package enum Gates {
-  package static let activeOverrideScopes = AtomicCounter()
+@usableFromInline package enum Gates {
+  @usableFromInline package static let activeOverrideScopes = AtomicCounter()
   package static let forcedPreviewScopes = AtomicCounter()
   /// Hands out store identities that are never reused.
   package static let storeIdentities = AtomicCounter()

@@ -4,13 +4,13 @@
 /// The key holds the object, so the object lives as long as the store that
 /// uses it as a key: an address can never be reused by another object and
 /// find the first one's slot.
-package struct IdentityKey: Hashable, Sendable {
-  package let object: any AnyObject & Sendable
+@usableFromInline package struct IdentityKey: Hashable, Sendable {
+  @usableFromInline package let object: any AnyObject & Sendable
 
-  package init(_ object: any AnyObject & Sendable) { self.object = object }
+  @inlinable package init(_ object: any AnyObject & Sendable) { self.object = object }
 
-  package static func == (lhs: IdentityKey, rhs: IdentityKey) -> Bool { lhs.object === rhs.object }
-  package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(object)) }
+  @usableFromInline package static func == (lhs: IdentityKey, rhs: IdentityKey) -> Bool { lhs.object === rhs.object }
+  @usableFromInline package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(object)) }
 }
 
 extension SlotStore where Key == IdentityKey {
@@ -21,7 +21,7 @@ extension SlotStore where Key == IdentityKey {
   /// Callers pass the object's `ObjectIdentifier`, not the object: a generic
   /// object parameter would make them look up its (generic) class metadata,
   /// and an `AnyObject` would retain it, on every call.
-  @inline(__always)
+  @inlinable
   package func resolve<T>(
     identity: ObjectIdentifier,
     key: @autoclosure () -> IdentityKey,

@@ -14,7 +14,7 @@ import CForgeAtomics
   package var name: String { nameSource.rendered }
   private let nameSource: SlotName
   /// The type the slot's instances have; a request for another type is a mismatch.
-  package let valueType: ObjectIdentifier
+  @usableFromInline package let valueType: ObjectIdentifier
   private let valueMetatype: Any.Type
   package var valueTypeName: String { String(reflecting: valueMetatype) }
 
@@ -26,7 +26,7 @@ import CForgeAtomics
   /// dependency graph.
   @exclusivity(unchecked) package var dependencies: [AnySlot] = []
   /// Nonzero once a build has recorded `dependencies`; read without the lock.
-  let dependenciesRecorded = AtomicCounter()
+  @usableFromInline let dependenciesRecorded = AtomicCounter()
 
   /// The thread (its ``ResolutionContext``) building the instance right now.
   @exclusivity(unchecked) package var builder: ObjectIdentifier?
@@ -65,7 +65,7 @@ import CForgeAtomics
 
   /// The published instance. A box is an allocation holding one instance of
   /// the slot's type, so reading it needs no generic class metadata.
-  let cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  @usableFromInline let cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   /// The container-wide override of the slot's key, if one is installed: a
   /// box holding an ``AnyOverride``, so that a reader needs neither the lock
   /// nor a hash of the key to learn of it.
@@ -129,7 +129,7 @@ import CForgeAtomics
   }
 }
 
-package final class Slot<T>: AnySlot, @unchecked Sendable {
+@usableFromInline package final class Slot<T>: AnySlot, @unchecked Sendable {
   // @unchecked: see AnySlot; the same store lock guards these.
   @exclusivity(unchecked) private var value: T?
   private weak var object: AnyObject?

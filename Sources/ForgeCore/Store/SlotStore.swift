@@ -27,10 +27,10 @@ import CForgeAtomics
   // access, so the dynamic exclusivity checks are switched off for them.
   @usableFromInline package let lock = ConditionLock()
   /// Never reused, unlike an address: threads' slot caches key on it.
-  let identityNumber = UInt(Gates.storeIdentities.add(1))
+  @usableFromInline let identityNumber = UInt(Gates.storeIdentities.add(1))
   /// How many container-wide overrides are installed; while any is, reads
   /// take the locked path, which applies them.
-  let overrideCount = AtomicCounter()
+  @usableFromInline let overrideCount = AtomicCounter()
   /// Threads that read published boxes without the lock, whose hazard
   /// pointers reclamation must respect.
   @exclusivity(unchecked) private var readers: [ResolutionContext] = []
@@ -66,7 +66,7 @@ import CForgeAtomics
 
   /// The cache entry this thread has for `bits`, when no override can apply
   /// to it and it holds a `T`: the start of every lock-free read.
-  @inline(__always)
+  @inlinable
   func knownEntry<T>(
     bits: SlotKeyBits?,
     as type: T.Type,
@@ -92,7 +92,7 @@ import CForgeAtomics
   ///   return read.take(T.self)
   /// }
   /// ```
-  @inline(__always)
+  @inlinable
   package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type) -> PublishedRead? {
     let thread = ResolutionContext.currentFast
     guard thread.pointee.recordsNothing,
@@ -170,6 +170,7 @@ import CForgeAtomics
 
   /// Resolves `key`, building with `factory` when no override applies and no
   /// stored instance exists.
+  @inlinable
   package func resolve<T>(
     _ key: Key,
     lifetime: Lifetime,
@@ -182,6 +183,12 @@ import CForgeAtomics
   /// Resolves the key whose identity bits are `bits`, building the key
   /// itself only on the locked path: for object keys, making the key would
   /// retain the shared object on every call.
+  ///
+  /// Inlinable, so that a dialect's inlinable entry point specialises the
+  /// common cases for the caller's `T`: a kept instance this thread knows,
+  /// and a build of a known transient that records nothing. Everything else
+  /// goes to ``resolveGeneral(bits:key:lifetime:name:factory:)``.
+  @inlinable
   package func resolve<T>(
     bits: SlotKeyBits?,
     key: @autoclosure () -> Key,
@@ -189,8 +196,46 @@ import CForgeAtomics
     name: @autoclosure () -> String,
     factory: () throws -> T
   ) throws -> T {
-    // Dialects try `beginPublishedRead` before calling this, so a plain hit
-    // outside any build never gets here.
+    let thread = ResolutionContext.currentFast
+    if !thread.pointee.isCapturing, thread.pointee.recordsNothing, let bits,
+      let entry = thread.pointee.entry(store: identityNumber, bits: bits),
+      entry.valueType == ObjectIdentifier(T.self),
+      Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
+      let known = entry.slot
+    {
+      if lifetime.isStored {
+        if let cell = entry.cell, let box = thread.pointee.beginRead(cell) {
+          return PublishedRead(box: box, thread: thread).take(T.self)
+        }
+      } else if known._withUnsafeGuaranteedRef({ $0.dependenciesRecorded.value != 0 }),
+        thread.pointee.firstFrame(building: known) == nil
+      {
+        // A build that records nothing and closes no cycle: the frame is
+        // pushed in the thread's raw memory; the store keeps the slot.
+        thread.pointee.push(known, recordingFrom: nil)
+        let value: T
+        do {
+          value = try factory()
+        } catch {
+          _ = thread.pointee.pop()
+          throw error
+        }
+        _ = thread.pointee.pop()
+        return value
+      }
+    }
+    return try resolveGeneral(bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory)
+  }
+
+  /// ``resolve(bits:key:lifetime:name:factory:)`` for every case, out of line.
+  @usableFromInline
+  func resolveGeneral<T>(
+    bits: SlotKeyBits?,
+    key: @autoclosure () -> Key,
+    lifetime: Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T
+  ) throws -> T {
     let thread = ResolutionContext.currentFast
     if thread.pointee.isCapturing {
       let context = thread.pointee.owner
@@ -659,17 +704,23 @@ struct RetiredBox {
 }
 
 /// A published instance being read under the thread's hazard pointer.
-package struct PublishedRead {
+@usableFromInline package struct PublishedRead {
   /// The instance's address.
-  package let box: UnsafeMutableRawPointer
-  let thread: UnsafeMutablePointer<ThreadFastState>
+  @usableFromInline package let box: UnsafeMutableRawPointer
+  @usableFromInline let thread: UnsafeMutablePointer<ThreadFastState>
+
+  @inlinable
+  init(box: UnsafeMutableRawPointer, thread: UnsafeMutablePointer<ThreadFastState>) {
+    self.box = box
+    self.thread = thread
+  }
 
   /// Lets go of the instance; call once it is copied out.
-  @inline(__always)
+  @inlinable
   package func end() { thread.pointee.endRead() }
 
   /// Copies the instance out as `T` (the slot's type) and lets go of it.
-  @inline(__always)
+  @inlinable
   package func take<T>(_ type: T.Type) -> T {
     defer { end() }
     return box.assumingMemoryBound(to: T.self).pointee
