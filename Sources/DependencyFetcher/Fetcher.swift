@@ -17,7 +17,7 @@ import ForgeCore
 /// same fetcher works; a cycle stops with a message naming every service on
 /// the path.
 public final class Fetcher: Sendable {
-  let store = SlotStore<IdentityKey>()
+  @usableFromInline let store = SlotStore<IdentityKey>()
 
   init() {}
 
@@ -28,6 +28,9 @@ public final class Fetcher: Sendable {
   public static func create() -> Builder { Builder() }
 
   /// The service's instance, made on the first fetch.
+  // Inlinable, so that the engine's common cases specialise for the
+  // caller's `T`.
+  @inlinable
   public func fetch<T>(_ service: Service<T>) -> T {
     do {
       return try store.resolve(

@@ -17,7 +17,7 @@ public enum Scope: Sendable {
 }
 
 extension Scope {
-  var lifetime: Lifetime {
+  @usableFromInline var lifetime: Lifetime {
     switch self {
     case .transient: .transient
     case .singleton: .singleton

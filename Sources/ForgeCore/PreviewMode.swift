@@ -14,9 +14,9 @@
 /// preview factory is resolved, never on every resolution. Tests can act as
 /// a preview for the duration of a closure through `forced`, a task-local, so
 /// parallel tests do not affect each other.
-package enum PreviewMode {
+@usableFromInline package enum PreviewMode {
   /// Whether Xcode launched this process to render previews.
-  package static let processIsPreview: Bool = {
+  @usableFromInline package static let processIsPreview: Bool = {
     guard let raw = getenv("XCODE_RUNNING_FOR_PREVIEWS") else { return false }
     return String(cString: raw) == "1"
   }()
@@ -26,11 +26,11 @@ package enum PreviewMode {
   package static var forced: Bool? { taskForced }
   @TaskLocal private static var taskForced: Bool?
 
-  package static var isActive: Bool { forced ?? processIsPreview }
+  @usableFromInline package static var isActive: Bool { forced ?? processIsPreview }
 
   /// Whether preview factories might apply anywhere: false lets reads skip
   /// the task-local entirely.
-  @inline(__always)
+  @inlinable
   package static var mightBeActive: Bool { processIsPreview || Gates.forcedPreviewScopes.value != 0 }
 
   /// Runs `operation` with preview mode forced to `enabled` for this task.

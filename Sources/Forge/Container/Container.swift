@@ -34,7 +34,7 @@ open class Container: @unchecked Sendable {
   // properties, not stored state.
 
   /// The engine's store: slots by `provide` key, and container-wide overrides.
-  package let store = SlotStore<String>()
+  @usableFromInline package let store = SlotStore<String>()
 
   /// Creates an empty container.
   public init() {}
@@ -65,6 +65,9 @@ open class Container: @unchecked Sendable {
   ///     calling property's name.
   ///   - factory: builds the instance; may read other properties.
   ///   - preview: builds the instance in Xcode Previews; never kept.
+  // Inlinable, so that the engine's common cases specialise for the
+  // caller's `T`.
+  @inlinable
   public func provide<T>(
     _ scope: Scope = .transient,
     key: String = #function,
@@ -86,8 +89,14 @@ open class Container: @unchecked Sendable {
         try cast(factory(), key: key, factoryName: "factory")
       }
     } catch {
-      fatalError(ForgeFailure.message(for: error))
+      stop(error)
     }
+  }
+
+  /// Stops the program with the message for a failed resolution.
+  @usableFromInline
+  final func stop(_ error: any Error) -> Never {
+    fatalError(ForgeFailure.message(for: error))
   }
 
   /// Removes every override and every kept instance, singletons included.
@@ -111,7 +120,8 @@ open class Container: @unchecked Sendable {
   }
 
   /// How messages name the dependency behind `key`: `AuthContainer.authService`.
-  func dependencyName(_ key: String) -> String {
+  @usableFromInline
+  final func dependencyName(_ key: String) -> String {
     "\(String(describing: type(of: self))).\(key)"
   }
 
@@ -120,8 +130,8 @@ open class Container: @unchecked Sendable {
   /// type the `Any` records is compared, with no dynamic type lookup, and
   /// the runtime's general cast (needed for protocol types, subclasses, …),
   /// which costs more than a whole cached resolution, is skipped.
-  @inline(__always)
-  private func cast<T>(_ value: Any, key: String, factoryName: String) throws -> T {
+  @inlinable
+  final func cast<T>(_ value: Any, key: String, factoryName: String) throws -> T {
     func holdsT<Contained>(_ contained: Contained) -> Bool { Contained.self == T.self }
     if _openExistential(value, do: holdsT) {
       func project<Contained>(_ contained: Contained) -> T { unsafeBitCast(contained, to: T.self) }
@@ -132,8 +142,8 @@ open class Container: @unchecked Sendable {
 
   /// The general cast, kept out of line: its `Optional<T>` would otherwise
   /// cost a metadata lookup on every build, cast taken or not.
-  @inline(never)
-  private func castConverting<T>(_ value: Any, key: String, factoryName: String) throws -> T {
+  @usableFromInline @inline(never)
+  final func castConverting<T>(_ value: Any, key: String, factoryName: String) throws -> T {
     if let typed = value as? T { return typed }
     throw DependencyTypeMismatchError(
       dependency: dependencyName(key),

@@ -46,7 +46,7 @@ import CForgeAtomics
 /// such a scope starts or ends, never on the read path.
 @usableFromInline package enum Gates {
   @usableFromInline package static let activeOverrideScopes = AtomicCounter()
-  package static let forcedPreviewScopes = AtomicCounter()
+  @usableFromInline package static let forcedPreviewScopes = AtomicCounter()
   /// Hands out store identities that are never reused.
   package static let storeIdentities = AtomicCounter()
 }

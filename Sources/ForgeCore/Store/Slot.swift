@@ -72,7 +72,7 @@ import CForgeAtomics
   let overrideCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   /// The registered factory, for dialects that register (see
   /// ``Slot/Registered``).
-  let registrationCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  @usableFromInline let registrationCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
   deinit {
     // The store is gone, so no reader can hold a box any more.
@@ -136,9 +136,15 @@ import CForgeAtomics
 
   /// A registered factory with its lifetime, for dialects that register
   /// before resolving.
-  package struct Registered {
-    package let factory: @Sendable () throws -> T
-    package let lifetime: Lifetime
+  @usableFromInline package struct Registered {
+    @usableFromInline package let factory: @Sendable () throws -> T
+    @usableFromInline package let lifetime: Lifetime
+
+    @inlinable
+    package init(factory: @escaping @Sendable () throws -> T, lifetime: Lifetime) {
+      self.factory = factory
+      self.lifetime = lifetime
+    }
   }
 
   /// The registered factory; read it with the store's lock held, or through

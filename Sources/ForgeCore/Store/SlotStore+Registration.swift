@@ -49,6 +49,10 @@ extension SlotStore {
 
   /// Resolves `key` with its registered factory; throws
   /// ``NotRegistered`` when nothing is registered for it.
+  ///
+  /// Inlinable, so that a dialect's inlinable entry point specialises a hit
+  /// and a known transient's build for the caller's `T`.
+  @inlinable
   package func resolveRegistered<T>(_ key: Key, as type: T.Type = T.self) throws -> T {
     let bits = key.identityBits
     if let read = beginPublishedRead(bits: bits, as: T.self) { return read.take(T.self) }
@@ -56,13 +60,23 @@ extension SlotStore {
     if !thread.pointee.isCapturing, let known = knownEntry(bits: bits, as: T.self, in: thread)?.slot {
       // This thread knows the slot, so the store knows it as a reader: the
       // registration is read without the lock. The store keeps the slot.
-      return try known._withUnsafeGuaranteedRef { known in
-        let slot = unsafeDowncast(known, to: Slot<T>.self)
+      return try known._withUnsafeGuaranteedRef { anySlot in
+        let slot = unsafeDowncast(anySlot, to: Slot<T>.self)
         guard let box = thread.pointee.beginRead(slot.registrationCell) else { throw NotRegistered() }
         let registered = PublishedRead(box: box, thread: thread).take(Slot<T>.Registered.self)
+        if !registered.lifetime.isStored, canBuildRecordingNothing(known, thread: thread) {
+          return try buildRecordingNothing(known, factory: registered.factory, thread: thread)
+        }
         return try resolve(known: slot, lifetime: registered.lifetime, factory: registered.factory, thread: thread)
       }
     }
+    return try resolveRegisteredLocked(key, as: T.self)
+  }
+
+  /// ``resolveRegistered(_:as:)`` for a key this thread does not know yet,
+  /// or while overrides are active: under the lock.
+  @usableFromInline
+  func resolveRegisteredLocked<T>(_ key: Key, as type: T.Type) throws -> T {
     var registered: Slot<T>.Registered?
     var found: AnySlot?
     try lock.withLock {
@@ -128,4 +142,6 @@ struct SlotRegistration {
 
 /// Thrown by ``SlotStore/resolveRegistered(_:as:)`` for a key without a
 /// registered factory; dialects turn it into their own error.
-package struct NotRegistered: Error {}
+@usableFromInline package struct NotRegistered: Error {
+  @inlinable package init() {}
+}

@@ -207,24 +207,43 @@ import CForgeAtomics
         if let cell = entry.cell, let box = thread.pointee.beginRead(cell) {
           return PublishedRead(box: box, thread: thread).take(T.self)
         }
-      } else if known._withUnsafeGuaranteedRef({ $0.dependenciesRecorded.value != 0 }),
-        thread.pointee.firstFrame(building: known) == nil
-      {
-        // A build that records nothing and closes no cycle: the frame is
-        // pushed in the thread's raw memory; the store keeps the slot.
-        thread.pointee.push(known, recordingFrom: nil)
-        let value: T
-        do {
-          value = try factory()
-        } catch {
-          _ = thread.pointee.pop()
-          throw error
-        }
-        _ = thread.pointee.pop()
-        return value
+      } else if canBuildRecordingNothing(known, thread: thread) {
+        return try buildRecordingNothing(known, factory: factory, thread: thread)
       }
     }
     return try resolveGeneral(bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory)
+  }
+
+  /// Whether `slot` can be built right now by
+  /// ``buildRecordingNothing(_:factory:thread:)``: its dependencies are
+  /// recorded already, no build in progress records, and building it closes
+  /// no cycle. No override may apply; the caller checks that.
+  @inlinable
+  func canBuildRecordingNothing(_ slot: Unmanaged<AnySlot>, thread: UnsafeMutablePointer<ThreadFastState>) -> Bool {
+    thread.pointee.recordsNothing
+      && slot._withUnsafeGuaranteedRef { $0.dependenciesRecorded.value != 0 }
+      && thread.pointee.firstFrame(building: slot) == nil
+  }
+
+  /// Builds `slot` with `factory` on the calling thread's chain, with a
+  /// frame in the thread's raw memory and nothing recorded; the store keeps
+  /// the slot.
+  @inlinable
+  func buildRecordingNothing<T>(
+    _ slot: Unmanaged<AnySlot>,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
+    thread.pointee.push(slot, recordingFrom: nil)
+    let value: T
+    do {
+      value = try factory()
+    } catch {
+      _ = thread.pointee.pop()
+      throw error
+    }
+    _ = thread.pointee.pop()
+    return value
   }
 
   /// ``resolve(bits:key:lifetime:name:factory:)`` for every case, out of line.
@@ -256,7 +275,7 @@ import CForgeAtomics
 
   /// Resolves `slot`, found in the calling thread's cache (so the store
   /// knows the thread as a lock-free reader). The caller holds `slot`.
-  @inline(__always)
+  @usableFromInline
   func resolve<T>(
     known slot: Slot<T>,
     lifetime: Lifetime,

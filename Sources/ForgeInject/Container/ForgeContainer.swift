@@ -36,13 +36,25 @@ public final class ForgeContainer: ForgeContainerProtocol {
     }
   }
 
+  // Inlinable, so that the engine's common cases specialise for the
+  // caller's `T`.
+  @inlinable
   public func resolve<T>() throws -> T {
     do {
       return try store.resolveRegistered(ObjectIdentifier(T.self), as: T.self)
-    } catch is NotRegistered {
-      throw ForgeContainerError.missingFactoryMethod(String(reflecting: T.self))
-    } catch is DependencyTypeMismatchError {
-      throw ForgeContainerError.typeMismatch(String(reflecting: T.self))
+    } catch {
+      throw translated(error, resolving: T.self)
+    }
+  }
+
+  /// The engine's failure as ForgeInject's documented error; a builder's
+  /// own error unchanged.
+  @usableFromInline
+  func translated<T>(_ error: any Error, resolving type: T.Type) -> any Error {
+    switch error {
+    case is NotRegistered: ForgeContainerError.missingFactoryMethod(String(reflecting: T.self))
+    case is DependencyTypeMismatchError: ForgeContainerError.typeMismatch(String(reflecting: T.self))
+    default: error
     }
   }
 
