@@ -28,10 +28,10 @@ public final class Fetcher: Sendable {
   public static func create() -> Builder { Builder() }
 
   /// The service's instance, made on the first fetch.
-  // Inlinable, so that the engine's common cases specialise for the
-  // caller's `T`.
   @inlinable
   public func fetch<T>(_ service: Service<T>) -> T {
+    // Inlinable: the caller's call specialises the engine's common cases
+    // for its `T`.
     do {
       return try store.resolve(
         identity: ObjectIdentifier(service),

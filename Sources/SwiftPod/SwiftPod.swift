@@ -20,10 +20,10 @@ public final class SwiftPod: ProviderResolver {
   /// Creates an empty pod.
   public init() {}
 
-  // Inlinable, so that the engine's common cases specialise for the
-  // caller's `T`.
   @inlinable
   public func resolve<T>(_ provider: Provider<T>) -> T {
+    // Inlinable: the caller's call specialises the engine's common cases
+    // for its `T`.
     do {
       return try store.resolve(
         identity: ObjectIdentifier(provider),

@@ -65,8 +65,6 @@ open class Container: @unchecked Sendable {
   ///     calling property's name.
   ///   - factory: builds the instance; may read other properties.
   ///   - preview: builds the instance in Xcode Previews; never kept.
-  // Inlinable, so that the engine's common cases specialise for the
-  // caller's `T`.
   @inlinable
   public func provide<T>(
     _ scope: Scope = .transient,
@@ -74,6 +72,8 @@ open class Container: @unchecked Sendable {
     _ factory: () -> Any,
     preview: (() -> Any)? = nil
   ) -> T {
+    // Inlinable: the caller's call specialises the engine's common cases
+    // for its `T`.
     if scope != .transient, preview == nil || !PreviewMode.mightBeActive,
       let read = store.beginPublishedRead(bits: key.identityBits, as: T.self)
     {

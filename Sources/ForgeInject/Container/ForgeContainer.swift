@@ -36,10 +36,10 @@ public final class ForgeContainer: ForgeContainerProtocol {
     }
   }
 
-  // Inlinable, so that the engine's common cases specialise for the
-  // caller's `T`.
   @inlinable
   public func resolve<T>() throws -> T {
+    // Inlinable: the caller's call specialises the engine's common cases
+    // for its `T`.
     do {
       return try store.resolveRegistered(ObjectIdentifier(T.self), as: T.self)
     } catch {
