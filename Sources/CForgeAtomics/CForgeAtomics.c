@@ -12,6 +12,7 @@
 
 int forge_asymmetric_fences = 0;
 _Thread_local void *forge_thread_state = 0;
+__attribute__((aligned(128))) intptr_t forge_gate_words[16];
 
 #if defined(__linux__)
 static pthread_once_t forge_fences_once = PTHREAD_ONCE_INIT;

@@ -65,6 +65,13 @@ static inline void *_Nullable forge_get_thread_state(void) { return forge_thread
 
 static inline void forge_set_thread_state(void *_Nullable state) { forge_thread_state = state; }
 
+// Process-wide counters (ForgeCore's Gates), in one static block of their
+// own cache lines: a C global is read directly, where a Swift global goes
+// through a swift_once check on every access.
+extern intptr_t forge_gate_words[16];
+
+static inline intptr_t *_Nonnull forge_gate_word(int index) { return &forge_gate_words[index]; }
+
 static inline intptr_t forge_counter_load(const intptr_t *_Nonnull counter) {
   return __atomic_load_n(counter, __ATOMIC_ACQUIRE);
 }

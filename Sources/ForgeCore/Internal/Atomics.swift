@@ -13,6 +13,10 @@ import CForgeAtomics
     word.initialize(to: initial)
   }
 
+  /// A counter over a word that lives elsewhere, such as a gate's.
+  @inlinable
+  init(word: UnsafeMutablePointer<Int>) { self.word = word }
+
   package func deallocate() { CacheLines.deallocate(word) }
 
   /// The current value (acquire).
@@ -45,8 +49,10 @@ import CForgeAtomics
 /// active anywhere, no task-local needs reading. They are written only when
 /// such a scope starts or ends, never on the read path.
 @usableFromInline package enum Gates {
-  @usableFromInline package static let activeOverrideScopes = AtomicCounter()
-  @usableFromInline package static let forcedPreviewScopes = AtomicCounter()
+  @inlinable
+  package static var activeOverrideScopes: AtomicCounter { AtomicCounter(word: forge_gate_word(0)) }
+  @inlinable
+  package static var forcedPreviewScopes: AtomicCounter { AtomicCounter(word: forge_gate_word(1)) }
   /// Hands out store identities that are never reused.
-  package static let storeIdentities = AtomicCounter()
+  package static var storeIdentities: AtomicCounter { AtomicCounter(word: forge_gate_word(2)) }
 }

@@ -284,7 +284,7 @@ import CForgeAtomics
   ) throws -> T {
     if !thread.pointee.recordsNothing { thread.pointee.owner.recordDependency(slot) }
     guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 else {
-      return try resolveLayers(slot, lifetime: lifetime, factory: factory, in: thread.pointee.owner, isReader: true)
+      return try resolveLayers(slot, lifetime: lifetime, factory: factory, thread: thread, isReader: true)
     }
     guard lifetime.isStored else { return try build(slot, factory: factory, thread: thread) }
     if let box = thread.pointee.beginRead(slot.cell) {
@@ -314,7 +314,7 @@ import CForgeAtomics
     rememberLocked(slot, for: key, in: context)
     lock.unlock()
     context.recordDependency(slot)
-    return try resolveLayers(slot, lifetime: lifetime, factory: factory, in: context)
+    return try resolveLayers(slot, lifetime: lifetime, factory: factory, thread: context.fast)
   }
 
   /// Resolves `slot` through the override layers: the task's scope, the
@@ -325,14 +325,14 @@ import CForgeAtomics
     _ slot: Slot<T>,
     lifetime: Lifetime,
     factory: () throws -> T,
-    in context: ResolutionContext,
+    thread: UnsafeMutablePointer<ThreadFastState>,
     isReader: Bool = false
   ) throws -> T {
     var containerOverride: AnyOverride?
     if overrideCount.value > 0 {
       if isReader {
-        if let box = context.fast.pointee.beginRead(slot.overrideCell) {
-          containerOverride = PublishedRead(box: box, thread: context.fast).take(AnyOverride.self)
+        if let box = thread.pointee.beginRead(slot.overrideCell) {
+          containerOverride = PublishedRead(box: box, thread: thread).take(AnyOverride.self)
         }
       } else {
         lock.lock()
@@ -347,7 +347,7 @@ import CForgeAtomics
         containerOverride: containerOverride,
         lifetime: lifetime,
         factory: factory,
-        context: context,
+        thread: thread,
         isReader: isReader
       )
     }
@@ -356,12 +356,12 @@ import CForgeAtomics
       containerOverride: containerOverride,
       lifetime: lifetime,
       factory: factory,
-      in: context,
+      thread: thread,
       isReader: isReader
     )
   }
 
-  /// ``resolveLayers(_:lifetime:factory:in:isReader:)`` while the task has
+  /// ``resolveLayers(_:lifetime:factory:thread:isReader:)`` while the task has
   /// an override scope. Out of line: its `T?` would otherwise cost a
   /// metadata lookup on every resolution, scope or not.
   @inline(never)
@@ -371,12 +371,13 @@ import CForgeAtomics
     containerOverride: AnyOverride?,
     lifetime: Lifetime,
     factory: () throws -> T,
-    context: ResolutionContext,
+    thread: UnsafeMutablePointer<ThreadFastState>,
     isReader: Bool
   ) throws -> T {
+    let context = thread.pointee.owner
     if let entry = scope.entry(for: slot.target) {
       context.markScopedOverrideUsed()
-      return try resolve(entry, slot: slot, in: context)
+      return try resolve(entry, slot: slot, thread: thread)
     }
     if let built = scope.instance(for: slot.target) as? T {
       context.markScopedOverrideUsed()
@@ -386,7 +387,7 @@ import CForgeAtomics
       // Kept from before the scope, but built from a dependency the scope
       // replaces: build it again for this scope only.
       context.markScopedOverrideUsed()
-      let value = try build(slot, factory: factory, thread: context.fast)
+      let value = try build(slot, factory: factory, thread: thread)
       scope.remember(value, for: slot.target)
       return value
     }
@@ -395,7 +396,7 @@ import CForgeAtomics
       containerOverride: containerOverride,
       lifetime: lifetime,
       factory: factory,
-      in: context,
+      thread: thread,
       isReader: isReader
     )
   }
@@ -408,19 +409,19 @@ import CForgeAtomics
     containerOverride: AnyOverride?,
     lifetime: Lifetime,
     factory: () throws -> T,
-    in context: ResolutionContext,
+    thread: UnsafeMutablePointer<ThreadFastState>,
     isReader: Bool
   ) throws -> T {
     if let containerOverride {
-      return try resolve(containerOverride, slot: slot, in: context, isReader: isReader)
+      return try resolve(containerOverride, slot: slot, thread: thread, isReader: isReader)
     }
     if lifetime.isStored {
-      if isReader, let box = context.fast.pointee.beginRead(slot.cell) {
-        return PublishedRead(box: box, thread: context.fast).take(T.self)
+      if isReader, let box = thread.pointee.beginRead(slot.cell) {
+        return PublishedRead(box: box, thread: thread).take(T.self)
       }
       return try resolveStored(slot, lifetime: lifetime, factory: factory)
     }
-    return try build(slot, factory: factory, thread: context.fast)
+    return try build(slot, factory: factory, thread: thread)
   }
 
   /// Resolves `slot` through `override`. A thread the store knows as a
@@ -428,7 +429,7 @@ import CForgeAtomics
   private func resolve<T>(
     _ override: AnyOverride,
     slot: Slot<T>,
-    in context: ResolutionContext,
+    thread: UnsafeMutablePointer<ThreadFastState>,
     isReader: Bool = false
   ) throws -> T {
     // The kept slot's type is the override's: a cheaper test than a cast.
@@ -440,15 +441,15 @@ import CForgeAtomics
       // the store retires boxes only once no reader's hazard pointer holds
       // them. `keptSlot` rather than the typed slot: reading a field of
       // `Override<T>` would look its metadata up.
-      if isReader, let box = context.fast.pointee.beginRead(override.keptSlot.cell) {
-        return PublishedRead(box: box, thread: context.fast).take(T.self)
+      if isReader, let box = thread.pointee.beginRead(override.keptSlot.cell) {
+        return PublishedRead(box: box, thread: thread).take(T.self)
       }
     }
     let typed = unsafeDowncast(override, to: Override<T>.self)
     if override.lifetime.isStored {
       return try resolveStored(typed.slot, remembersInScope: false, lifetime: override.lifetime, factory: typed.make)
     }
-    return try build(slot, factory: typed.make, thread: context.fast)
+    return try build(slot, factory: typed.make, thread: thread)
   }
 
   /// Runs `factory` with `slot` on the calling thread's chain. The first
