@@ -149,11 +149,6 @@ import CForgeAtomics
     }
   }
 
-  /// Marks every build in progress as depending on a closure-scoped override.
-  package func markScopedOverrideUsed() {
-    let state = fast.pointee
-    for index in 0..<state.buildDepth { state[frame: index].usedScopedOverride = true }
-  }
 }
 
 /// What a dialect is looking for while it reads a property in capture mode.

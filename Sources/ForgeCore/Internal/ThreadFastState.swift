@@ -102,6 +102,11 @@ import CForgeAtomics
     nonmutating set { frames[index] = newValue }
   }
 
+  /// Marks every build in progress as depending on a closure-scoped override.
+  package func markScopedOverrideUsed() {
+    for index in 0..<buildDepth { frames[index].usedScopedOverride = true }
+  }
+
   /// Whether a resolution now has nothing to record: no build is in
   /// progress, or the innermost one does not record its dependencies.
   @inlinable

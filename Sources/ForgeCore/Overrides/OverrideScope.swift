@@ -73,12 +73,8 @@ package final class OverrideScope: @unchecked Sendable {
 
   /// The innermost override for `target` in this scope or the ones around it.
   package func entry(for target: Target) -> AnyOverride? {
-    var scope: OverrideScope? = self
-    while let current = scope {
-      if let entry = current.entries[target] { return entry }
-      scope = current.parent
-    }
-    return nil
+    if let entry = entries[target] { return entry }
+    return parent?.entry(for: target)
   }
 
   /// An instance built in this scope with the help of one of its overrides.

@@ -374,19 +374,18 @@ import CForgeAtomics
     thread: UnsafeMutablePointer<ThreadFastState>,
     isReader: Bool
   ) throws -> T {
-    let context = thread.pointee.owner
     if let entry = scope.entry(for: slot.target) {
-      context.markScopedOverrideUsed()
+      thread.pointee.markScopedOverrideUsed()
       return try resolve(entry, slot: slot, thread: thread)
     }
     if let built = scope.instance(for: slot.target) as? T {
-      context.markScopedOverrideUsed()
+      thread.pointee.markScopedOverrideUsed()
       return built
     }
     if containerOverride == nil, lifetime.isStored, scope.reachesOverride(from: slot) {
       // Kept from before the scope, but built from a dependency the scope
       // replaces: build it again for this scope only.
-      context.markScopedOverrideUsed()
+      thread.pointee.markScopedOverrideUsed()
       let value = try build(slot, factory: factory, thread: thread)
       scope.remember(value, for: slot.target)
       return value
