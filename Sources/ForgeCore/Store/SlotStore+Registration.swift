@@ -65,7 +65,13 @@ extension SlotStore {
         guard let box = thread.pointee.beginRead(slot.registrationCell) else { throw NotRegistered() }
         let registered = PublishedRead(box: box, thread: thread).take(Slot<T>.Registered.self)
         if !registered.lifetime.isStored, canBuildRecordingNothing(known, thread: thread) {
-          return try buildRecordingNothing(known, factory: registered.factory, thread: thread)
+          var usedScopedOverride = false  // no scope is active: stays false
+          return try buildRecordingNothing(
+            known,
+            factory: registered.factory,
+            thread: thread,
+            usedScopedOverride: &usedScopedOverride
+          )
         }
         return try resolve(known: slot, lifetime: registered.lifetime, factory: registered.factory, thread: thread)
       }

@@ -208,7 +208,8 @@ import CForgeAtomics
           return PublishedRead(box: box, thread: thread).take(T.self)
         }
       } else if canBuildRecordingNothing(known, thread: thread) {
-        return try buildRecordingNothing(known, factory: factory, thread: thread)
+        var usedScopedOverride = false  // no scope is active: stays false
+        return try buildRecordingNothing(known, factory: factory, thread: thread, usedScopedOverride: &usedScopedOverride)
       }
     }
     return try resolveGeneral(bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory)
@@ -226,13 +227,15 @@ import CForgeAtomics
   }
 
   /// Builds `slot` with `factory` on the calling thread's chain, with a
-  /// frame in the thread's raw memory and nothing recorded; the store keeps
-  /// the slot.
+  /// frame in the thread's raw memory and nothing recorded; the caller (or
+  /// the store) keeps the slot. Reports whether the build used a
+  /// closure-scoped override.
   @inlinable
   func buildRecordingNothing<T>(
     _ slot: Unmanaged<AnySlot>,
     factory: () throws -> T,
-    thread: UnsafeMutablePointer<ThreadFastState>
+    thread: UnsafeMutablePointer<ThreadFastState>,
+    usedScopedOverride: inout Bool
   ) throws -> T {
     thread.pointee.push(slot, recordingFrom: nil)
     let value: T
@@ -242,7 +245,7 @@ import CForgeAtomics
       _ = thread.pointee.pop()
       throw error
     }
-    _ = thread.pointee.pop()
+    usedScopedOverride = thread.pointee.pop().usedScopedOverride
     return value
   }
 
@@ -468,18 +471,13 @@ import CForgeAtomics
       throw DependencyCycleError(path: path)
     }
     guard alwaysRecord || slot.dependenciesRecorded.value == 0 else {
-      // Nothing to record: the frame lives in the thread's raw memory, and
-      // the context object is not touched.
-      thread.pointee.push(slot, recordingFrom: nil)
-      let value: T
-      do {
-        value = try factory()
-      } catch {
-        _ = thread.pointee.pop()
-        throw error
-      }
-      usedScopedOverride = thread.pointee.pop().usedScopedOverride
-      return value
+      // Nothing to record: the context object is not touched.
+      return try buildRecordingNothing(
+        .passUnretained(slot),
+        factory: factory,
+        thread: thread,
+        usedScopedOverride: &usedScopedOverride
+      )
     }
     let context = thread.pointee.owner
     context.push(slot, recordingDependencies: true)
