@@ -6,8 +6,17 @@ import CForgeAtomics
 /// anything. Only the owning thread writes it; stores read `hazard`
 /// atomically.
 @usableFromInline package struct ThreadFastState {
-  /// The published box this thread is reading, if any.
+  /// The published box this thread is reading, if any; the word after it
+  /// is ``overrideHazard``.
   @usableFromInline package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  /// Pointers a thread may hold at once: an instance's box, and the box of
+  /// the container-wide override that keeps that instance.
+  package static let hazardCount = 2
+
+  /// The second hazard pointer: holds an override's box while the first
+  /// reads the instance the override keeps.
+  @inlinable
+  package var overrideHazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> { hazard + 1 }
   /// Slots this thread found before, by store and key bits.
   @usableFromInline let slotCache: UnsafeMutablePointer<SlotCacheEntry>
   @usableFromInline static var slotCacheSize: Int { 64 }
@@ -78,9 +87,9 @@ import CForgeAtomics
   }
 
   init() {
-    // Every read writes the hazard pointer twice: lines of its own.
-    hazard = CacheLines.allocate(UnsafeMutableRawPointer?.self)
-    hazard.initialize(to: nil)
+    // Every read writes a hazard pointer twice: lines of their own.
+    hazard = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: Self.hazardCount)
+    hazard.initialize(repeating: nil, count: Self.hazardCount)
     slotCache = CacheLines.allocate(SlotCacheEntry.self, count: Self.slotCacheSize)
     slotCache.initialize(repeating: SlotCacheEntry(), count: Self.slotCacheSize)
     frames = .allocate(capacity: frameCapacity)
@@ -196,12 +205,28 @@ import CForgeAtomics
   /// pointer, until ``endRead()``. Nil when nothing is published.
   @inlinable
   package func beginRead(_ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
+    beginRead(cell, under: hazard)
+  }
+
+  /// ``beginRead(_:)`` under one of this thread's hazard pointers (``hazard``
+  /// or ``overrideHazard``); ``endRead(under:)`` lets go.
+  @inlinable
+  package func beginRead(
+    _ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    under pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  ) -> UnsafeMutableRawPointer? {
     while let box = forge_load_acquire(cell) {
-      forge_hazard_publish(hazard, box)
+      forge_hazard_publish(pointer, box)
       if forge_load_seq_cst(cell) == box { return box }
-      forge_store_release(hazard, nil)
+      forge_store_release(pointer, nil)
     }
     return nil
+  }
+
+  /// Lets go of the box taken under `pointer`.
+  @inlinable
+  package func endRead(under pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+    forge_store_release(pointer, nil)
   }
 
   /// Lets go of the box taken by ``beginRead(_:)``.

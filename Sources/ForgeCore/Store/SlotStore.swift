@@ -134,7 +134,9 @@ import CForgeAtomics
     forge_heavy_fence()
     var held: Set<UnsafeMutableRawPointer> = []
     for reader in readers {
-      if let box = forge_load_seq_cst(reader.hazard) { held.insert(box) }
+      for index in 0..<ThreadFastState.hazardCount {
+        if let box = forge_load_seq_cst(reader.hazard + index) { held.insert(box) }
+      }
     }
     var free: [RetiredBox] = []
     retired.removeAll { entry in
@@ -334,8 +336,24 @@ import CForgeAtomics
     var containerOverride: AnyOverride?
     if overrideCount.value > 0 {
       if isReader {
-        if let box = thread.pointee.beginRead(slot.overrideCell) {
-          containerOverride = PublishedRead(box: box, thread: thread).take(AnyOverride.self)
+        let overrideHazard = thread.pointee.overrideHazard
+        if let overrideBox = thread.pointee.beginRead(slot.overrideCell, under: overrideHazard) {
+          // The second hazard pointer keeps the override's box, and so the
+          // override and its kept slot, alive while the first reads the
+          // instance the override keeps: no reference count is touched.
+          let override = overrideBox.load(as: Unmanaged<AnyOverride>.self)
+          let keptBox = override._withUnsafeGuaranteedRef { override in
+            override.lifetime.isStored && override.keptSlot.valueType == ObjectIdentifier(T.self)
+              && Gates.activeOverrideScopes.value == 0
+              ? thread.pointee.beginRead(override.keptSlot.cell) : nil
+          }
+          if let keptBox {
+            let value = PublishedRead(box: keptBox, thread: thread).take(T.self)
+            thread.pointee.endRead(under: overrideHazard)
+            return value
+          }
+          containerOverride = override.takeUnretainedValue()  // retained by the variable
+          thread.pointee.endRead(under: overrideHazard)
         }
       } else {
         lock.lock()
