@@ -218,7 +218,7 @@ import CForgeAtomics
   }
 
   /// Whether `slot` can be built right now by
-  /// ``buildRecordingNothing(_:factory:thread:)``: its dependencies are
+  /// ``buildRecordingNothing(_:factory:thread:usedScopedOverride:)``: its dependencies are
   /// recorded already, no build in progress records, and building it closes
   /// no cycle. No override may apply; the caller checks that.
   @inlinable
