@@ -54,10 +54,12 @@ extension SlotStore {
   /// and a known transient's build for the caller's `T`.
   @inlinable
   package func resolveRegistered<T>(_ key: Key, as type: T.Type = T.self) throws -> T {
-    let bits = key.identityBits
-    if let read = beginPublishedRead(bits: bits, as: T.self) { return read.take(T.self) }
     let thread = ResolutionContext.currentFast
-    if !thread.pointee.isCapturing, let known = knownEntry(bits: bits, as: T.self, in: thread)?.slot {
+    if let entry = knownEntry(bits: key.identityBits, as: T.self, in: thread), let known = entry.slot {
+      // A kept instance, when no build in progress needs to note the read.
+      if thread.pointee.recordsNothing, let cell = entry.cell, let box = thread.pointee.beginRead(cell) {
+        return PublishedRead(box: box, thread: thread).take(T.self)
+      }
       // This thread knows the slot, so the store knows it as a reader: the
       // registration is read without the lock. The store keeps the slot.
       return try known._withUnsafeGuaranteedRef { anySlot in
