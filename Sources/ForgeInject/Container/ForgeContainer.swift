@@ -23,11 +23,13 @@ public final class ForgeContainer: ForgeContainerProtocol {
     with policy: ForgeRetainPolicy,
     builder: @escaping @Sendable (ForgeContainerProtocol) throws -> T
   ) {
-    // `unowned(unsafe)`: the store that keeps the builder belongs to this
+    // Unretained: the store that keeps the builder belongs to this
     // container and is reachable only through it, so the builder runs only
-    // inside a call on a live container; a checked `unowned` reference
-    // would cost two atomic operations per registration for nothing.
-    let factory: @Sendable () throws -> T = { [unowned(unsafe) self] in try builder(self) }
+    // inside a call on a live container. A checked `unowned` reference would
+    // cost two atomic operations per registration, and even an
+    // `unowned(unsafe)` one a retain and release per build.
+    let container = Unmanaged.passUnretained(self)
+    let factory: @Sendable () throws -> T = { try container._withUnsafeGuaranteedRef { try builder($0) } }
     do {
       try store.register(ObjectIdentifier(T.self), name: .type(T.self), lifetime: policy.lifetime, factory: factory)
     } catch {
