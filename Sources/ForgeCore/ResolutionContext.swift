@@ -33,11 +33,12 @@ import CForgeAtomics
   /// memory so that reading it retains nothing.
   package let fast: UnsafeMutablePointer<ThreadFastState>
 
-  /// The published box this thread is reading, if any: its hazard pointer.
-  /// Stores this thread reads from without a lock scan it before they
-  /// release a box, so a box is never released while a reader holds it.
-  /// A copy of the fast state's pointer, so that other threads never read
-  /// the fast state itself while its thread changes it.
+  /// This thread's hazard pointers (``ThreadFastState/hazardCount`` words
+  /// from here): the published boxes it is reading. Stores this thread reads
+  /// from without a lock scan them before they release a box, so a box is
+  /// never released while a reader holds it. A copy of the fast state's
+  /// pointer, so that other threads never read the fast state itself while
+  /// its thread changes it.
   package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
   private init() {

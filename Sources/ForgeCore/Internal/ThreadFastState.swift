@@ -1,10 +1,11 @@
 import CForgeAtomics
 
-/// What the lock-free read path needs of the calling thread: its hazard
-/// pointer, its slot cache and two flags. Raw memory owned by the thread's
-/// ``ResolutionContext``, reached through the thread-local without retaining
-/// anything. Only the owning thread writes it; stores read `hazard`
-/// atomically.
+/// What the lock-free read path needs of the calling thread: its two hazard
+/// pointers, its slot cache, the frames of the builds in progress and a
+/// flag. Raw memory owned by the thread's ``ResolutionContext``, reached
+/// through a C thread-local without retaining anything. Only the owning
+/// thread writes it; stores read the hazard pointers atomically, through the
+/// context's copy of their address.
 @usableFromInline package struct ThreadFastState {
   /// The published box this thread is reading, if any; the word after it
   /// is ``overrideHazard``.
