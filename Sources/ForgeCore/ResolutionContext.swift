@@ -118,21 +118,20 @@ import CForgeAtomics
     return buildingSlots[start...].map(\.name) + [slot.name]
   }
 
-  /// Starts building `slot` on this thread. The caller holds `slot` until
-  /// the matching ``pop()``.
+  /// Starts a build of `slot` on this thread that records the dependencies
+  /// it resolves. The caller holds `slot` until the matching ``pop()``.
+  /// (A build that records nothing pushes its frame on ``fast`` directly.)
   @inline(__always)
-  package func push(_ slot: AnySlot, recordingDependencies: Bool = true) {
-    fast.pointee.push(slot, recordingFrom: recordingDependencies ? recorded.count : nil)
+  package func push(_ slot: AnySlot) {
+    fast.pointee.push(slot, recordingFrom: recorded.count)
   }
 
-  /// Pops the innermost frame and reports what its build used.
+  /// Pops the innermost frame, pushed by ``push(_:)``, and reports what its
+  /// build used.
   @discardableResult
   @inline(__always)
   package func pop() -> Outcome {
     let frame = fast.pointee.pop()
-    guard frame.recordsDependencies else {
-      return Outcome(usedScopedOverride: frame.usedScopedOverride, dependencies: [])
-    }
     let dependencies = Array(recorded[frame.dependenciesStart...])
     recorded.removeSubrange(frame.dependenciesStart...)
     return Outcome(usedScopedOverride: frame.usedScopedOverride, dependencies: dependencies)

@@ -464,12 +464,10 @@ import CForgeAtomics
       if isReader, let box = thread.pointee.beginRead(override.keptSlot.cell) {
         return PublishedRead(box: box, thread: thread).take(T.self)
       }
-    }
-    let typed = unsafeDowncast(override, to: Override<T>.self)
-    if override.lifetime.isStored {
+      let typed = unsafeDowncast(override, to: Override<T>.self)
       return try resolveStored(typed.slot, remembersInScope: false, lifetime: override.lifetime, factory: typed.make)
     }
-    return try build(slot, factory: typed.make, thread: thread)
+    return try build(slot, factory: unsafeDowncast(override, to: Override<T>.self).make, thread: thread)
   }
 
   /// Runs `factory` with `slot` on the calling thread's chain. The first
@@ -498,7 +496,7 @@ import CForgeAtomics
       )
     }
     let context = thread.pointee.owner
-    context.push(slot, recordingDependencies: true)
+    context.push(slot)
     let value: T
     do {
       value = try factory()
