@@ -20,7 +20,10 @@ import CForgeAtomics
   package var overrideHazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> { hazard + 1 }
   /// Slots this thread found before, by store and key bits.
   @usableFromInline let slotCache: UnsafeMutablePointer<SlotCacheEntry>
-  @usableFromInline static var slotCacheSize: Int { 64 }
+  @usableFromInline static var slotCacheSize: Int { 1 << slotCacheBits }
+  /// 512 entries (24 KiB) in sets of two: a few hundred keys in use at
+  /// once rarely put three in one set.
+  @usableFromInline static var slotCacheBits: Int { 9 }
   /// Set while the thread reads a property in key-capture mode.
   @usableFromInline package var isCapturing = false
   /// How many builds are in progress on this thread: the number of frames.
@@ -177,23 +180,33 @@ import CForgeAtomics
     frameCapacity *= 2
   }
 
+  /// The first of the two entries (a set) where `bits` of `store` may be
+  /// cached.
   @inlinable
   static func index(store: UInt, bits: SlotKeyBits) -> Int {
     let mixed = (bits.first &* 0x9E37_79B9_7F4A_7C15) ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F) ^ (store &* 0x1656_67B1_9E37_79F9)
-    return Int(truncatingIfNeeded: mixed >> (UInt.bitWidth - 6))
+    return Int(truncatingIfNeeded: mixed >> (UInt.bitWidth - slotCacheBits)) & ~1
   }
 
   /// The entry cached for `bits` in the store with identity `store`.
   @inlinable
   package func entry(store: UInt, bits: SlotKeyBits) -> SlotCacheEntry? {
-    let entry = slotCache[Self.index(store: store, bits: bits)]
-    guard entry.store == store, entry.bits == bits, entry.slot != nil else { return nil }
-    return entry
+    let index = Self.index(store: store, bits: bits)
+    let first = slotCache[index]
+    if first.store == store, first.bits == bits, first.slot != nil { return first }
+    let second = slotCache[index + 1]
+    guard second.store == store, second.bits == bits, second.slot != nil else { return nil }
+    return second
   }
 
-  /// Remembers `slot` for `bits` in `store`.
+  /// Remembers `slot` for `bits` in `store`, in the first entry of its set;
+  /// what was there moves to the second, pushing out the entry found
+  /// longest ago. Two keys that share a set therefore both stay cached.
   func remember(_ slot: AnySlot, store: UInt, bits: SlotKeyBits) {
-    slotCache[Self.index(store: store, bits: bits)] = SlotCacheEntry(
+    let index = Self.index(store: store, bits: bits)
+    let first = slotCache[index]
+    if first.slot != nil, first.store != store || first.bits != bits { slotCache[index + 1] = first }
+    slotCache[index] = SlotCacheEntry(
       store: store,
       bits: bits,
       valueType: slot.valueType,

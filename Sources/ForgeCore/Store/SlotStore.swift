@@ -109,6 +109,12 @@ import CForgeAtomics
     beginPublishedRead(bits: bits, as: T.self)?.take(T.self)
   }
 
+  /// The set of a thread's slot cache where `bits` of this store are
+  /// cached. For tests.
+  package func threadCacheSet(of bits: SlotKeyBits) -> Int {
+    ThreadFastState.index(store: identityNumber, bits: bits)
+  }
+
   /// Lets the calling thread find `slot` without the lock from now on, unless
   /// it already does. Call with the lock held, after finding `slot` for `key`.
   private func rememberLocked(_ slot: AnySlot, for key: Key, in context: ResolutionContext) {
