@@ -47,7 +47,7 @@ import CForgeAtomics
     cell = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: 3)
     cell.initialize(repeating: nil, count: 3)
     overrideCell = cell + 1
-    registrationCell = cell + 2
+    registrationCell = AnySlot.registrationCell(after: cell)
   }
 
   /// What a slot publishes for lock-free readers, each in a cell of its own
@@ -73,6 +73,16 @@ import CForgeAtomics
   /// The registered factory, for dialects that register (see
   /// ``Slot/Registered``).
   @usableFromInline let registrationCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+
+  /// The registration cell of the slot whose instance cell is `cell`: the
+  /// three cells are consecutive, so a reader that holds a thread cache
+  /// entry needs no access to the slot object to find it.
+  @inlinable
+  static func registrationCell(
+    after cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  ) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    cell + 2
+  }
 
   deinit {
     // The store is gone, so no reader can hold a box any more.

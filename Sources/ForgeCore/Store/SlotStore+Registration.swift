@@ -54,29 +54,32 @@ extension SlotStore {
   /// and a known transient's build for the caller's `T`.
   @inlinable
   package func resolveRegistered<T>(_ key: Key, as type: T.Type = T.self) throws -> T {
+    // Written so that the unspecialised copy, which a builder's call through
+    // ForgeInject's protocol existential runs, needs no generic metadata and
+    // no closure: it reads the slot's cells directly, as specialised code does.
     let thread = ResolutionContext.currentFast
-    if let entry = knownEntry(bits: key.identityBits, as: T.self, in: thread), let known = entry.slot {
+    if let entry = knownEntry(bits: key.identityBits, as: T.self, in: thread), let known = entry.slot,
+      let cell = entry.cell
+    {
       // A kept instance, when no build in progress needs to note the read.
-      if thread.pointee.recordsNothing, let cell = entry.cell, let box = thread.pointee.beginRead(cell) {
-        return PublishedRead(box: box, thread: thread).take(T.self)
+      if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(cell) {
+        defer { thread.pointee.endRead() }
+        return box.assumingMemoryBound(to: T.self).pointee
       }
       // This thread knows the slot, so the store knows it as a reader: the
       // registration is read without the lock. The store keeps the slot.
-      return try known._withUnsafeGuaranteedRef { anySlot in
-        let slot = unsafeDowncast(anySlot, to: Slot<T>.self)
-        guard let box = thread.pointee.beginRead(slot.registrationCell) else { throw NotRegistered() }
-        let registered = PublishedRead(box: box, thread: thread).take(Slot<T>.Registered.self)
-        if !registered.lifetime.isStored, canBuildRecordingNothing(known, thread: thread) {
-          var usedScopedOverride = false  // no scope is active: stays false
-          return try buildRecordingNothing(
-            known,
-            factory: registered.factory,
-            thread: thread,
-            usedScopedOverride: &usedScopedOverride
-          )
-        }
-        return try resolve(known: slot, lifetime: registered.lifetime, factory: registered.factory, thread: thread)
+      guard let box = thread.pointee.beginRead(AnySlot.registrationCell(after: cell)) else { throw NotRegistered() }
+      let registered = box.assumingMemoryBound(to: Slot<T>.Registered.self)
+      let lifetime = registered.pointee.lifetime
+      // Copied out (a retain of its context): the factory may resolve other
+      // registrations, which read under the same hazard pointer.
+      let factory = registered.pointee.factory
+      thread.pointee.endRead()
+      if !lifetime.isStored, canBuildRecordingNothing(known, thread: thread) {
+        var usedScopedOverride = false  // no scope is active: stays false
+        return try buildRecordingNothing(known, factory: factory, thread: thread, usedScopedOverride: &usedScopedOverride)
       }
+      return try resolve(known: known, lifetime: lifetime, factory: factory, thread: thread)
     }
     return try resolveRegisteredLocked(key, as: T.self)
   }

@@ -66,7 +66,7 @@ import CForgeAtomics
 
   /// The cache entry this thread has for `bits`, when no override can apply
   /// to it and it holds a `T`: the start of every lock-free read.
-  @inlinable
+  @inlinable @inline(__always)
   func knownEntry<T>(
     bits: SlotKeyBits?,
     as type: T.Type,
@@ -92,7 +92,7 @@ import CForgeAtomics
   ///   return read.take(T.self)
   /// }
   /// ```
-  @inlinable
+  @inlinable @inline(__always)
   package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type) -> PublishedRead? {
     let thread = ResolutionContext.currentFast
     guard thread.pointee.recordsNothing,
@@ -238,7 +238,7 @@ import CForgeAtomics
   /// frame in the thread's raw memory and nothing recorded; the caller (or
   /// the store) keeps the slot. Reports whether the build used a
   /// closure-scoped override.
-  @inlinable
+  @inlinable @inline(__always)
   func buildRecordingNothing<T>(
     _ slot: Unmanaged<AnySlot>,
     factory: () throws -> T,
@@ -278,8 +278,19 @@ import CForgeAtomics
     else {
       return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: thread.pointee.owner)
     }
-    // The store keeps its slots as long as it lives: no retain needed.
-    return try entry.slot!._withUnsafeGuaranteedRef { known in
+    return try resolve(known: entry.slot!, lifetime: lifetime, factory: factory, thread: thread)
+  }
+
+  /// ``resolve(known:lifetime:factory:thread:)`` for a slot the store
+  /// keeps as long as it lives, used without a retain.
+  @usableFromInline
+  func resolve<T>(
+    known slot: Unmanaged<AnySlot>,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
+    try slot._withUnsafeGuaranteedRef { known in
       try resolve(known: unsafeDowncast(known, to: Slot<T>.self), lifetime: lifetime, factory: factory, thread: thread)
     }
   }
@@ -759,7 +770,7 @@ struct RetiredBox {
   package func end() { thread.pointee.endRead() }
 
   /// Copies the instance out as `T` (the slot's type) and lets go of it.
-  @inlinable
+  @inlinable @inline(__always)
   package func take<T>(_ type: T.Type) -> T {
     defer { end() }
     return box.assumingMemoryBound(to: T.self).pointee
