@@ -33,32 +33,10 @@ func makeForgeInjectContainer() -> ForgeContainer {
 }
 
 /// ForgeInject keys by type, so the graph's 50 nodes are 50 types:
-/// `Typed<Tag>` for a distinct `Tag` per node.
+/// `Typed<Tag>` for a distinct `Tag` per node (HundredTypes.swift).
 final class Typed<Tag>: Sendable {
   let node: Node
   init(_ node: Node) { self.node = node }
-}
-
-enum Zero {}
-enum Next<Previous> {}
-
-/// Registers the graph in `container`; returns a resolver per node index.
-func registerForgeInjectGraph(in container: ForgeContainer) -> [@Sendable () -> Node] {
-  final class Resolvers: @unchecked Sendable {
-    // @unchecked: filled once below, before anything resolves.
-    var all: [@Sendable () -> Node] = []
-  }
-  let resolvers = Resolvers()
-  func register<Tag>(_ tag: Tag.Type, index: Int) {
-    guard index < Graph.size else { return }
-    container.register(with: Graph.isSingleton(index) ? .singleton : .transient) { _ in
-      Typed<Tag>(Node(children: Graph.children(of: index).map { resolvers.all[$0]() }))
-    }
-    resolvers.all.append { [unowned container] in (try! container.resolve() as Typed<Tag>).node }
-    register(Next<Tag>.self, index: index + 1)
-  }
-  register(Zero.self, index: 0)
-  return resolvers.all
 }
 
 let podCachedLeaf = Provider { _ in Leaf() }

@@ -40,4 +40,12 @@ enum Graph {
   static let size = 50
   static func children(of index: Int) -> [Int] { [2 * index + 1, 2 * index + 2].filter { $0 < size } }
   static func isSingleton(_ index: Int) -> Bool { index % 3 == 2 }
+
+  /// Two builds of a graph in preorder: each node's number of children and
+  /// whether both builds share it (a singleton). Every system must match
+  /// the hand-written signature.
+  static func signature(_ first: Node, _ second: Node) -> [String] {
+    ["\(first.children.count)\(first === second ? "s" : "t")"]
+      + zip(first.children, second.children).flatMap { signature($0, $1) }
+  }
 }
