@@ -68,6 +68,53 @@ struct OverrideTests {
     #expect(seen.count == 4_000)
   }
 
+  @Test("override factories that resolve overridden keys apply at every depth, past the per-depth hazard pointers")
+  func nestedOverridesDeeperThanHeldHazards() async {
+    // In a process of its own: other tests' override scopes, running in
+    // parallel here, would send every read to the path that retains.
+    await #expect(processExitsWith: .success) {
+      let store = SlotStore<String>()
+      let depth = ThreadFastState.heldOverrideDepths + 4
+      @Sendable func resolve(_ index: Int) throws -> Thing {
+        try store.resolve("k\(index)", lifetime: .transient, name: "k\(index)") { Thing("real") }
+      }
+      for index in 0..<depth {
+        store.setOverride("k\(index)", name: "k\(index)") {
+          Thing(index + 1 < depth ? "o\(index)," + (try resolve(index + 1)).label : "o\(index)")
+        }
+      }
+      let expected = (0..<depth).map { "o\($0)" }.joined(separator: ",")
+      for _ in 0..<3 {  // the first resolutions find the slots; later ones hold the overrides
+        let label = try resolve(0).label
+        precondition(label == expected, label)
+      }
+    }
+  }
+
+  @Test("threads resolving through nested overrides while another thread replaces them see whole instances")
+  func nestedOverridesUnderChurn() throws {
+    let store = SlotStore<String>()
+    @Sendable func install(_ round: Int) {
+      store.setOverride("inner", name: "inner") { Thing("inner") }
+      store.setOverride("outer", name: "outer") {
+        Thing("outer+" + (try store.resolve("inner", lifetime: .singleton, name: "inner") { Thing("real") }).label)
+      }
+    }
+    install(0)
+    let seen = Counter()
+    onThreads(3) { index in
+      for round in 0..<2_000 {
+        if index == 0 {
+          if round % 2 == 0 { install(round) } else { store.removeOverride("inner") }
+        } else {
+          let thing = try! store.resolve("outer", lifetime: .singleton, name: "outer") { Thing("real") }
+          if thing.label == "outer+inner" || thing.label == "outer+real" { seen.increment() }
+        }
+      }
+    }
+    #expect(seen.count == 4_000)
+  }
+
   @Test("scoped overrides beat container-wide ones and end with the scope")
   func scopedOverride() throws {
     let store = SlotStore<String>()

@@ -1,23 +1,38 @@
 import CForgeAtomics
 
-/// What the lock-free read path needs of the calling thread: its two hazard
+/// What the lock-free read path needs of the calling thread: its hazard
 /// pointers, its slot cache, the frames of the builds in progress and a
 /// flag. Raw memory owned by the thread's ``ResolutionContext``, reached
 /// through a C thread-local without retaining anything. Only the owning
 /// thread writes it; stores read the hazard pointers atomically, through the
 /// context's copy of their address.
 @usableFromInline package struct ThreadFastState {
-  /// The published box this thread is reading, if any; the word after it
-  /// is ``overrideHazard``.
+  /// The published box this thread is reading, if any; the words after it
+  /// are the override hazard pointers (``overrideHazard``).
   @usableFromInline package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-  /// Pointers a thread may hold at once: an instance's box, and the box of
-  /// the container-wide override that keeps that instance.
-  package static let hazardCount = 2
+  /// Builds deep enough for an override read at each depth to have a
+  /// hazard pointer of its own, which it may hold while the override's
+  /// factory runs.
+  @usableFromInline package static var heldOverrideDepths: Int { 8 }
+  /// Pointers a thread may hold at once: an instance's box, one override
+  /// box per build depth below ``heldOverrideDepths``, and one for
+  /// momentary override reads deeper than that.
+  package static let hazardCount = 2 + heldOverrideDepths
 
-  /// The second hazard pointer: holds an override's box while the first
-  /// reads the instance the override keeps.
+  /// The hazard pointer for a container-wide override's box read at the
+  /// current build depth. At a depth below ``heldOverrideDepths`` it is that
+  /// depth's own (``holdsOverrideAcrossBuild``), so the override may stay
+  /// held while its factory runs and resolves deeper; deeper, it is shared,
+  /// for momentary reads only.
   @inlinable
-  package var overrideHazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> { hazard + 1 }
+  package var overrideHazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    hazard + 1 + min(buildDepth, Self.heldOverrideDepths)
+  }
+
+  /// Whether ``overrideHazard`` may stay held across a build: no deeper
+  /// resolution uses it.
+  @inlinable
+  package var holdsOverrideAcrossBuild: Bool { buildDepth < Self.heldOverrideDepths }
   /// Slots this thread found before, by store and key bits.
   @usableFromInline let slotCache: UnsafeMutablePointer<SlotCacheEntry>
   @usableFromInline static var slotCacheSize: Int { 1 << slotCacheBits }
@@ -189,7 +204,7 @@ import CForgeAtomics
   }
 
   /// The entry cached for `bits` in the store with identity `store`.
-  @inlinable
+  @inlinable @inline(__always)
   package func entry(store: UInt, bits: SlotKeyBits) -> SlotCacheEntry? {
     let index = Self.index(store: store, bits: bits)
     let first = slotCache[index]

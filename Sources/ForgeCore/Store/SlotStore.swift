@@ -195,7 +195,7 @@ import CForgeAtomics
   /// Inlinable, so that a dialect's inlinable entry point specialises the
   /// common cases for the caller's `T`: a kept instance this thread knows,
   /// and a build of a known transient that records nothing. Everything else
-  /// goes to ``resolveGeneral(bits:key:lifetime:name:factory:)``.
+  /// goes to ``resolveGeneral(bits:key:lifetime:name:factory:known:thread:)``.
   @inlinable
   package func resolve<T>(
     bits: SlotKeyBits?,
@@ -205,22 +205,32 @@ import CForgeAtomics
     factory: () throws -> T
   ) throws -> T {
     let thread = ResolutionContext.currentFast
-    if !thread.pointee.isCapturing, thread.pointee.recordsNothing, let bits,
+    var known: Unmanaged<AnySlot>?
+    if !thread.pointee.isCapturing, let bits,
       let entry = thread.pointee.entry(store: identityNumber, bits: bits),
-      entry.valueType == ObjectIdentifier(T.self),
-      Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
-      let known = entry.slot
+      entry.valueType == ObjectIdentifier(T.self)
     {
-      if lifetime.isStored {
-        if let cell = entry.cell, let box = thread.pointee.beginRead(cell) {
-          return PublishedRead(box: box, thread: thread).take(T.self)
+      known = entry.slot
+      if let known, thread.pointee.recordsNothing, Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 {
+        if lifetime.isStored {
+          if let cell = entry.cell, let box = thread.pointee.beginRead(cell) {
+            return PublishedRead(box: box, thread: thread).take(T.self)
+          }
+        } else if canBuildRecordingNothing(known, thread: thread) {
+          var usedScopedOverride = false  // no scope is active: stays false
+          return try buildRecordingNothing(known, factory: factory, thread: thread, usedScopedOverride: &usedScopedOverride)
         }
-      } else if canBuildRecordingNothing(known, thread: thread) {
-        var usedScopedOverride = false  // no scope is active: stays false
-        return try buildRecordingNothing(known, factory: factory, thread: thread, usedScopedOverride: &usedScopedOverride)
       }
     }
-    return try resolveGeneral(bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory)
+    return try resolveGeneral(
+      bits: bits,
+      key: key(),
+      lifetime: lifetime,
+      name: name(),
+      factory: factory,
+      known: known,
+      thread: thread
+    )
   }
 
   /// Whether `slot` can be built right now by
@@ -257,28 +267,26 @@ import CForgeAtomics
     return value
   }
 
-  /// ``resolve(bits:key:lifetime:name:factory:)`` for every case, out of line.
+  /// ``resolve(bits:key:lifetime:name:factory:)`` for every case, out of
+  /// line: `known` is the slot the thread's cache holds for `bits`, if the
+  /// front found one.
   @usableFromInline
   func resolveGeneral<T>(
     bits: SlotKeyBits?,
     key: @autoclosure () -> Key,
     lifetime: Lifetime,
     name: @autoclosure () -> String,
-    factory: () throws -> T
+    factory: () throws -> T,
+    known: Unmanaged<AnySlot>?,
+    thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
-    let thread = ResolutionContext.currentFast
-    if thread.pointee.isCapturing {
-      let context = thread.pointee.owner
-      if let placeholder = capture(key(), as: T.self, in: context) { return placeholder as! T }
-      return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: context)
-    }
     // This thread knows the slot: no lock to find it, no hash of the key.
-    guard let bits, let entry = thread.pointee.entry(store: identityNumber, bits: bits),
-      entry.valueType == ObjectIdentifier(T.self)
-    else {
-      return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: thread.pointee.owner)
+    if let known { return try resolve(known: known, lifetime: lifetime, factory: factory, thread: thread) }
+    let context = thread.pointee.owner
+    if thread.pointee.isCapturing, let placeholder = capture(key(), as: T.self, in: context) {
+      return placeholder as! T
     }
-    return try resolve(known: entry.slot!, lifetime: lifetime, factory: factory, thread: thread)
+    return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: context)
   }
 
   /// ``resolve(known:lifetime:factory:thread:)`` for a slot the store
@@ -368,6 +376,14 @@ import CForgeAtomics
             let value = PublishedRead(box: keptBox, thread: thread).take(T.self)
             thread.pointee.endRead(under: overrideHazard)
             return value
+          }
+          if Gates.activeOverrideScopes.value == 0, thread.pointee.holdsOverrideAcrossBuild {
+            // This depth's own hazard pointer keeps the override alive while
+            // its factory runs: deeper resolutions use deeper ones.
+            defer { thread.pointee.endRead(under: overrideHazard) }
+            return try override._withUnsafeGuaranteedRef { override in
+              try resolve(override, slot: slot, thread: thread, isReader: true)
+            }
           }
           containerOverride = override.takeUnretainedValue()  // retained by the variable
           thread.pointee.endRead(under: overrideHazard)
