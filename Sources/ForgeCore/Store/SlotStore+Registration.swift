@@ -4,6 +4,27 @@
 extension SlotStore {
   /// Registers `factory` for `key`, replacing an earlier registration and
   /// dropping the instance the earlier one built.
+  @inlinable
+  package func register<T>(
+    _ key: Key,
+    name: @autoclosure () -> SlotName,
+    lifetime: Lifetime,
+    factory: @escaping @Sendable () throws -> T
+  ) throws {
+    try register(key, name: name(), lifetime: lifetime, builder: factory, as: T.self) {
+      $0 as? @Sendable () throws -> T
+    }
+  }
+
+  /// Registers a dialect's `builder` for `key` as it is, to be turned into
+  /// the slot's factory by `bind` only when something resolves the key:
+  /// a builder that takes the container, say, needs no closure binding it
+  /// (an allocation) until then. Replaces an earlier registration and drops
+  /// the instance the earlier one built.
+  ///
+  /// `bind` must turn every builder registered for `key` into a factory of
+  /// `T`; resolutions pass the same conversion to
+  /// ``resolveRegistered(_:as:bind:)``.
   ///
   /// Inlinable, so that a dialect's call specialises the dictionary work
   /// for its key type: unspecialised, looking up the generic metadata
@@ -13,19 +34,22 @@ extension SlotStore {
     _ key: Key,
     name: @autoclosure () -> SlotName,
     lifetime: Lifetime,
-    factory: @escaping @Sendable () throws -> T
+    builder: Any,
+    as type: T.Type,
+    bind: (Any) -> (@Sendable () throws -> T)?
   ) throws {
     lock.lock()
     guard slots[key] != nil else {
       // Nothing resolved the key yet: a record is enough.
-      let registration = SlotRegistration(name: name(), lifetime: lifetime, factory: factory)
+      let registration = SlotRegistration(name: name(), lifetime: lifetime, builder: builder)
       // A container that registers usually registers many: grow in few steps.
-      if registrations.isEmpty { registrations.reserveCapacity(32) }
+      if registrations.isEmpty { registrations.reserveCapacity(64) }
       if registrations.updateValue(registration, forKey: key) == nil { registeredKeys.append(key) }
       lock.unlock()
       return
     }
     lock.unlock()
+    guard let factory = bind(builder) else { preconditionFailure("bind must accept the builders it is registered with") }
     // Slots are never removed, so the key's slot is still there.
     try reRegister(key, lifetime: lifetime, factory: factory)
   }
@@ -54,6 +78,18 @@ extension SlotStore {
   /// and a known transient's build for the caller's `T`.
   @inlinable
   package func resolveRegistered<T>(_ key: Key, as type: T.Type = T.self) throws -> T {
+    try resolveRegistered(key, as: T.self) { $0 as? @Sendable () throws -> T }
+  }
+
+  /// ``resolveRegistered(_:as:)`` for keys registered with
+  /// ``register(_:name:lifetime:builder:as:bind:)``: `bind` makes the
+  /// factory from the registered builder on the key's first resolution.
+  @inlinable
+  package func resolveRegistered<T>(
+    _ key: Key,
+    as type: T.Type = T.self,
+    bind: (Any) -> (@Sendable () throws -> T)?
+  ) throws -> T {
     // Written so that the unspecialised copy, which a builder's call through
     // ForgeInject's protocol existential runs, needs no generic metadata and
     // no closure: it reads the slot's cells directly, as specialised code does.
@@ -81,13 +117,13 @@ extension SlotStore {
       }
       return try resolve(known: known, lifetime: lifetime, factory: factory, thread: thread)
     }
-    return try resolveRegisteredLocked(key, as: T.self)
+    return try resolveRegisteredLocked(key, as: T.self, bind: bind)
   }
 
   /// ``resolveRegistered(_:as:)`` for a key this thread does not know yet,
   /// or while overrides are active: under the lock.
   @usableFromInline
-  func resolveRegisteredLocked<T>(_ key: Key, as type: T.Type) throws -> T {
+  func resolveRegisteredLocked<T>(_ key: Key, as type: T.Type, bind: (Any) -> (@Sendable () throws -> T)?) throws -> T {
     var registered: Slot<T>.Registered?
     var found: AnySlot?
     try lock.withLock {
@@ -96,7 +132,7 @@ extension SlotStore {
         slot = try typedLocked(existing, for: key)
       } else if let registration = registrations[key] {
         // The first resolution: the record becomes a slot.
-        guard let typed = registration.factory as? @Sendable () throws -> T else {
+        guard let typed = bind(registration.builder) else {
           throw DependencyTypeMismatchError(
             dependency: registration.name.rendered,
             expected: String(reflecting: T.self),
@@ -133,21 +169,22 @@ extension SlotStore {
   }
 }
 
-/// A factory registered for a key that nothing has resolved yet. The
-/// factory travels as `Any` (a closure fits its inline storage), so a
+/// A builder registered for a key that nothing has resolved yet. The
+/// builder travels as `Any` (a closure fits its inline storage), so a
 /// registration allocates no slot, cell or counter.
 @usableFromInline
 struct SlotRegistration {
   @usableFromInline let name: SlotName
   @usableFromInline let lifetime: Lifetime
-  /// An `@Sendable () throws -> T` for the slot's type `T`.
-  @usableFromInline let factory: Any
+  /// What the dialect registered, which the `bind` of its resolutions
+  /// turns into an `@Sendable () throws -> T` for the slot's type `T`.
+  @usableFromInline let builder: Any
 
   @inlinable
-  init(name: SlotName, lifetime: Lifetime, factory: Any) {
+  init(name: SlotName, lifetime: Lifetime, builder: Any) {
     self.name = name
     self.lifetime = lifetime
-    self.factory = factory
+    self.builder = builder
   }
 }
 

@@ -23,15 +23,12 @@ public final class ForgeContainer: ForgeContainerProtocol {
     with policy: ForgeRetainPolicy,
     builder: @escaping @Sendable (ForgeContainerProtocol) throws -> T
   ) {
-    // Unretained: the store that keeps the builder belongs to this
-    // container and is reachable only through it, so the builder runs only
-    // inside a call on a live container. A checked `unowned` reference would
-    // cost two atomic operations per registration, and even an
-    // `unowned(unsafe)` one a retain and release per build.
-    let container = Unmanaged.passUnretained(self)
-    let factory: @Sendable () throws -> T = { try container._withUnsafeGuaranteedRef { try builder($0) } }
     do {
-      try store.register(ObjectIdentifier(T.self), name: .type(T.self), lifetime: policy.lifetime, factory: factory)
+      // Stored as it is: the closure that binds it to this container is
+      // made only when something first resolves T.
+      try store.register(ObjectIdentifier(T.self), name: .type(T.self), lifetime: policy.lifetime, builder: builder, as: T.self) {
+        bind($0, as: T.self)
+      }
     } catch {
       // The key is T's own identity, so its slot always holds T.
       fatalError("ForgeInject: registering \(String(reflecting: T.self)) failed: \(error)")
@@ -43,10 +40,23 @@ public final class ForgeContainer: ForgeContainerProtocol {
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`.
     do {
-      return try store.resolveRegistered(ObjectIdentifier(T.self), as: T.self)
+      return try store.resolveRegistered(ObjectIdentifier(T.self), as: T.self) { bind($0, as: T.self) }
     } catch {
       throw translated(error, resolving: T.self)
     }
+  }
+
+  /// The factory that runs a builder registered for `T` with this container.
+  @usableFromInline
+  func bind<T>(_ builder: Any, as type: T.Type) -> (@Sendable () throws -> T)? {
+    guard let builder = builder as? @Sendable (ForgeContainerProtocol) throws -> T else { return nil }
+    // Unretained: the store that keeps the factory belongs to this
+    // container and is reachable only through it, so the factory runs only
+    // inside a call on a live container. A checked `unowned` reference would
+    // cost two atomic operations per build, and even an `unowned(unsafe)`
+    // one a retain and release.
+    let container = Unmanaged.passUnretained(self)
+    return { try container._withUnsafeGuaranteedRef { try builder($0) } }
   }
 
   /// The engine's failure as ForgeInject's documented error; a builder's
