@@ -281,7 +281,36 @@ import CForgeAtomics
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
     // This thread knows the slot: no lock to find it, no hash of the key.
-    if let known { return try resolve(known: known, lifetime: lifetime, factory: factory, thread: thread) }
+    if let known {
+      if overrideCount.value > 0, Gates.activeOverrideScopes.value == 0, thread.pointee.holdsOverrideAcrossBuild,
+        canBuildRecordingNothing(known, thread: thread)
+      {
+        // The common case of an override, Forge's: one that keeps nothing,
+        // whose factory runs while this depth's hazard pointer holds it.
+        let overrideHazard = thread.pointee.overrideHazard
+        let overrideCell = known._withUnsafeGuaranteedRef { $0.overrideCell }
+        if let box = thread.pointee.beginRead(overrideCell, under: overrideHazard) {
+          let override = box.load(as: Unmanaged<AnyOverride>.self)
+          let buildsEachTime = override._withUnsafeGuaranteedRef {
+            !$0.lifetime.isStored && $0.keptSlot.valueType == ObjectIdentifier(T.self)
+          }
+          if buildsEachTime {
+            defer { thread.pointee.endRead(under: overrideHazard) }
+            var usedScopedOverride = false  // no scope is active: stays false
+            return try override._withUnsafeGuaranteedRef { override in
+              try buildRecordingNothing(
+                known,
+                factory: unsafeDowncast(override, to: Override<T>.self).make,
+                thread: thread,
+                usedScopedOverride: &usedScopedOverride
+              )
+            }
+          }
+          thread.pointee.endRead(under: overrideHazard)
+        }
+      }
+      return try resolve(known: known, lifetime: lifetime, factory: factory, thread: thread)
+    }
     let context = thread.pointee.owner
     if thread.pointee.isCapturing, let placeholder = capture(key(), as: T.self, in: context) {
       return placeholder as! T
