@@ -110,8 +110,15 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   // 6. Cached hit on 2 threads at once; time per operation per thread.
+  // A million operations per thread and sample: with a thousand (20 us),
+  // waking the second thread took about as long as the work, so in many
+  // samples one thread ran both halves in turn and the figure measured the
+  // scheduler.
   func twoThreads(_ system: String, _ body: @escaping @Sendable () -> Any) {
-    Benchmark("6 cached hit, 2 threads / \(system)") { benchmark in
+    Benchmark(
+      "6 cached hit, 2 threads / \(system)",
+      configuration: .init(scalingFactor: .mega, maxDuration: .seconds(2), maxIterations: .count(100))
+    ) { benchmark in
       let perThread = benchmark.scaledIterations.count
       DispatchQueue.concurrentPerform(iterations: 2) { _ in
         for _ in 0..<perThread { blackHole(body()) }
