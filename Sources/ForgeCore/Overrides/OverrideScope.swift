@@ -25,7 +25,7 @@ package final class OverrideScope: @unchecked Sendable {
     private let keyHash: Int
     /// The key's identity bits: equal bits are an equal key, found without
     /// comparing two `AnyHashable`s (which looks up generic metadata).
-    private let keyBits: SlotKeyBits?
+    package let keyBits: SlotKeyBits?
 
     package init<Key: SlotKey>(store: ObjectIdentifier, key: Key) {
       self.store = store
@@ -49,6 +49,16 @@ package final class OverrideScope: @unchecked Sendable {
 
   private let parent: OverrideScope?
   private let entries: [Target: AnyOverride]
+  /// The entries again, when they are few and every key has identity
+  /// bits: scanning a handful of words beats hashing a target, which costs
+  /// more than the rest of an overridden resolution.
+  private let fewEntries: [FewEntry]?
+  private struct FewEntry {
+    let store: ObjectIdentifier
+    let bits: SlotKeyBits
+    let override: AnyOverride
+  }
+  private static let fewEntriesLimit = 16
   private let lock = ConditionLock()
   private var built: [Target: Any] = [:]
   private var reaches: [ObjectIdentifier: Bool] = [:]
@@ -69,11 +79,25 @@ package final class OverrideScope: @unchecked Sendable {
   package init(parent: OverrideScope?, entries: [Target: AnyOverride]) {
     self.parent = parent
     self.entries = entries
+    let few = entries.compactMap { target, override in
+      target.keyBits.map { FewEntry(store: target.store, bits: $0, override: override) }
+    }
+    fewEntries = few.count == entries.count && few.count <= Self.fewEntriesLimit ? few : nil
   }
 
-  /// The innermost override for `target` in this scope or the ones around it.
-  package func entry(for target: Target) -> AnyOverride? {
-    if let entry = entries[target] { return entry }
+  /// The innermost override for `target` in this scope or the ones around
+  /// it, unretained: the scope keeps it as long as the scope lives.
+  package func entry(for target: Target) -> Unmanaged<AnyOverride>? {
+    if let fewEntries {
+      // Every entry has bits: a target without them matches none of them.
+      if let bits = target.keyBits {
+        for index in fewEntries.indices where fewEntries[index].bits == bits && fewEntries[index].store == target.store {
+          return .passUnretained(fewEntries[index].override)
+        }
+      }
+    } else if let entry = entries[target] {
+      return .passUnretained(entry)
+    }
     return parent?.entry(for: target)
   }
 

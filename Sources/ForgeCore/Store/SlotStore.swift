@@ -459,8 +459,33 @@ import CForgeAtomics
   ) throws -> T {
     if let entry = scope.entry(for: slot.target) {
       thread.pointee.markScopedOverrideUsed()
-      return try resolve(entry, slot: slot, thread: thread)
+      // `scope`, held for this call, keeps the override.
+      return try entry._withUnsafeGuaranteedRef { try resolve($0, slot: slot, thread: thread) }
     }
+    return try resolve(
+      slot,
+      notOverriddenIn: scope,
+      containerOverride: containerOverride,
+      lifetime: lifetime,
+      factory: factory,
+      thread: thread,
+      isReader: isReader
+    )
+  }
+
+  /// ``resolve(_:in:containerOverride:lifetime:factory:thread:isReader:)``
+  /// when the scope does not override `slot` itself. Out of line: its cast
+  /// to `T` looks `T?`'s metadata up, which the overridden case never needs.
+  @inline(never)
+  private func resolve<T>(
+    _ slot: Slot<T>,
+    notOverriddenIn scope: OverrideScope,
+    containerOverride: AnyOverride?,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>,
+    isReader: Bool
+  ) throws -> T {
     if let built = scope.instance(for: slot.target) as? T {
       thread.pointee.markScopedOverrideUsed()
       return built
