@@ -127,6 +127,28 @@ struct OverrideTests {
     #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing() }.label == "container")
   }
 
+  @Test("a scope finds every override, whether it scans a few entries or looks up many, and defers to its parent")
+  func scopeLookups() throws {
+    for count in [1, 16, 17, 40] {  // 16 is the most a scope scans
+      let store = SlotStore<String>()
+      let keys = (0..<count).map { "key-\($0)-" + String(repeating: "x", count: $0 % 3 == 0 ? 40 : 1) }
+      let overrides = keys.map { key in store.makeOverride(key, name: key) { Thing("scoped \(key)") } }
+      let parentEntry = store.makeOverride("outer", name: "outer") { Thing("parent") }
+      let parent = OverrideScope(parent: nil, entries: [parentEntry.slot.target: parentEntry])
+      let scope = OverrideScope(
+        parent: parent,
+        entries: Dictionary(uniqueKeysWithValues: overrides.map { ($0.slot.target, $0) })
+      )
+      try OverrideScope.with(scope) {
+        for key in keys {
+          #expect(try store.resolve(key, lifetime: .transient, name: key) { Thing("real") }.label == "scoped \(key)")
+        }
+        #expect(try store.resolve("outer", lifetime: .transient, name: "outer") { Thing("real") }.label == "parent")
+        #expect(try store.resolve("other", lifetime: .transient, name: "other") { Thing("real") }.label == "real")
+      }
+    }
+  }
+
   @Test("instances built from a scoped override are kept by the scope, not the store")
   func taintedInstancesStayInScope() throws {
     let store = SlotStore<String>()
