@@ -139,7 +139,7 @@ struct OverrideTests {
         parent: parent,
         entries: Dictionary(uniqueKeysWithValues: overrides.map { ($0.slot.target, $0) })
       )
-      try OverrideScope.with(scope) {
+      try OverrideScope.with(scope) { () throws -> Void in
         for key in keys {
           #expect(try store.resolve(key, lifetime: .transient, name: key) { Thing("real") }.label == "scoped \(key)")
         }
