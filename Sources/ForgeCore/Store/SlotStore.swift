@@ -282,31 +282,31 @@ import CForgeAtomics
   ) throws -> T {
     // This thread knows the slot: no lock to find it, no hash of the key.
     if let known {
-      if overrideCount.value > 0, Gates.activeOverrideScopes.value == 0, thread.pointee.holdsOverrideAcrossBuild,
-        canBuildRecordingNothing(known, thread: thread)
-      {
-        // The common case of an override, Forge's: one that keeps nothing,
-        // whose factory runs while this depth's hazard pointer holds it.
-        let overrideHazard = thread.pointee.overrideHazard
-        let overrideCell = known._withUnsafeGuaranteedRef { $0.overrideCell }
-        if let box = thread.pointee.beginRead(overrideCell, under: overrideHazard) {
-          let override = box.load(as: Unmanaged<AnyOverride>.self)
-          let buildsEachTime = override._withUnsafeGuaranteedRef {
-            !$0.lifetime.isStored && $0.keptSlot.valueType == ObjectIdentifier(T.self)
-          }
-          if buildsEachTime {
-            defer { thread.pointee.endRead(under: overrideHazard) }
-            var usedScopedOverride = false  // no scope is active: stays false
-            return try override._withUnsafeGuaranteedRef { override in
-              try buildRecordingNothing(
-                known,
-                factory: unsafeDowncast(override, to: Override<T>.self).make,
-                thread: thread,
-                usedScopedOverride: &usedScopedOverride
-              )
+      // The common cases of an override, Forge's: one that keeps nothing,
+      // container-wide or in the task's scope, with nothing to record.
+      if canBuildRecordingNothing(known, thread: thread) {
+        if Gates.activeOverrideScopes.value == 0 {
+          if overrideCount.value > 0, thread.pointee.holdsOverrideAcrossBuild {
+            // The override's factory runs while this depth's hazard
+            // pointer holds it.
+            let overrideHazard = thread.pointee.overrideHazard
+            let overrideCell = known._withUnsafeGuaranteedRef { $0.overrideCell }
+            if let box = thread.pointee.beginRead(overrideCell, under: overrideHazard) {
+              let override = box.load(as: Unmanaged<AnyOverride>.self)
+              if buildsEachTime(override, as: T.self) {
+                defer { thread.pointee.endRead(under: overrideHazard) }
+                return try build(known, with: override, thread: thread)
+              }
+              thread.pointee.endRead(under: overrideHazard)
             }
           }
-          thread.pointee.endRead(under: overrideHazard)
+        } else if overrideCount.value == 0, let scope = OverrideScope.current,
+          let override = known._withUnsafeGuaranteedRef({ scope.entry(for: $0.target) }),
+          buildsEachTime(override, as: T.self)
+        {
+          // `scope`, held for this call, keeps the override.
+          thread.pointee.markScopedOverrideUsed()
+          return try build(known, with: override, thread: thread)
         }
       }
       return try resolve(known: known, lifetime: lifetime, factory: factory, thread: thread)
@@ -316,6 +316,32 @@ import CForgeAtomics
       return placeholder as! T
     }
     return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, in: context)
+  }
+
+  /// Whether `override` builds a `T` every time: it keeps nothing, and its
+  /// type is the slot's.
+  @inline(__always)
+  private func buildsEachTime<T>(_ override: Unmanaged<AnyOverride>, as type: T.Type) -> Bool {
+    override._withUnsafeGuaranteedRef { !$0.lifetime.isStored && $0.keptSlot.valueType == ObjectIdentifier(T.self) }
+  }
+
+  /// Builds `slot` with the factory of `override`, which the caller holds
+  /// and which ``buildsEachTime(_:as:)`` accepted; nothing is recorded.
+  @inline(__always)
+  private func build<T>(
+    _ slot: Unmanaged<AnySlot>,
+    with override: Unmanaged<AnyOverride>,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
+    var usedScopedOverride = false  // the caller marks the scope's use itself
+    return try override._withUnsafeGuaranteedRef { override in
+      try buildRecordingNothing(
+        slot,
+        factory: unsafeDowncast(override, to: Override<T>.self).make,
+        thread: thread,
+        usedScopedOverride: &usedScopedOverride
+      )
+    }
   }
 
   /// ``resolve(known:lifetime:factory:thread:)`` for a slot the store
