@@ -418,9 +418,10 @@ import CForgeAtomics
       if isReader {
         let overrideHazard = thread.pointee.overrideHazard
         if let overrideBox = thread.pointee.beginRead(slot.overrideCell, under: overrideHazard) {
-          // The second hazard pointer keeps the override's box, and so the
-          // override and its kept slot, alive while the first reads the
-          // instance the override keeps: no reference count is touched.
+          // The depth's override hazard pointer keeps the override's box,
+          // and so the override and its kept slot, alive while the instance
+          // hazard pointer reads the instance the override keeps: no
+          // reference count is touched.
           let override = overrideBox.load(as: Unmanaged<AnyOverride>.self)
           let keptBox = override._withUnsafeGuaranteedRef { override in
             override.lifetime.isStored && override.keptSlot.valueType == ObjectIdentifier(T.self)
