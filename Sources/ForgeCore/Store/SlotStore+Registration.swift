@@ -112,8 +112,13 @@ extension SlotStore {
       let factory = registered.pointee.factory
       thread.pointee.endRead()
       if !lifetime.isStored, canBuildRecordingNothing(known, thread: thread) {
-        var usedScopedOverride = false  // no scope is active: stays false
-        return try buildRecordingNothing(known, factory: factory, thread: thread, usedScopedOverride: &usedScopedOverride)
+        // buildRecordingNothing(_:factory:thread:usedScopedOverride:) by
+        // hand: passing the escaping `factory` as its non-escaping argument
+        // costs the unspecialised copy another retain. No scope is active,
+        // so the frame's scope flag needs no reading.
+        thread.pointee.push(known, recordingFrom: nil)
+        defer { _ = thread.pointee.pop() }
+        return try factory()
       }
       return try resolve(known: known, lifetime: lifetime, factory: factory, thread: thread)
     }
