@@ -2,20 +2,6 @@
 /// (ForgeInject): a registration is a flat record until the first
 /// resolution, which turns it into a slot holding the factory.
 extension SlotStore {
-  /// Registers `factory` for `key`, replacing an earlier registration and
-  /// dropping the instance the earlier one built.
-  @inlinable
-  package func register<T>(
-    _ key: Key,
-    name: @autoclosure () -> SlotName,
-    lifetime: Lifetime,
-    factory: @escaping @Sendable () throws -> T
-  ) throws {
-    try register(key, name: name(), lifetime: lifetime, builder: factory, as: T.self) {
-      $0 as? @Sendable () throws -> T
-    }
-  }
-
   /// Registers a dialect's `builder` for `key` as it is, to be turned into
   /// the slot's factory by `bind` only when something resolves the key:
   /// a builder that takes the container, say, needs no closure binding it
@@ -24,7 +10,8 @@ extension SlotStore {
   ///
   /// `bind` must turn every builder registered for `key` into a factory of
   /// `T`; resolutions pass the same conversion to
-  /// ``resolveRegistered(_:as:bind:)``.
+  /// ``resolveRegistered(_:as:bind:)``. A dialect whose builders are
+  /// factories already passes `{ $0 as? @Sendable () throws -> T }`.
   ///
   /// Inlinable, so that a dialect's call specialises the dictionary work
   /// for its key type: unspecialised, looking up the generic metadata
@@ -71,19 +58,13 @@ extension SlotStore {
     release(released, boxes: boxes)
   }
 
-  /// Resolves `key` with its registered factory; throws
-  /// ``NotRegistered`` when nothing is registered for it.
+  /// Resolves `key` with its registered builder; throws ``NotRegistered``
+  /// when nothing is registered for it. `bind`, the conversion passed to
+  /// ``register(_:name:lifetime:builder:as:bind:)``, makes the factory from
+  /// the builder on the key's first resolution.
   ///
   /// Inlinable, so that a dialect's inlinable entry point specialises a hit
   /// and a known transient's build for the caller's `T`.
-  @inlinable
-  package func resolveRegistered<T>(_ key: Key, as type: T.Type = T.self) throws -> T {
-    try resolveRegistered(key, as: T.self) { $0 as? @Sendable () throws -> T }
-  }
-
-  /// ``resolveRegistered(_:as:)`` for keys registered with
-  /// ``register(_:name:lifetime:builder:as:bind:)``: `bind` makes the
-  /// factory from the registered builder on the key's first resolution.
   @inlinable
   package func resolveRegistered<T>(
     _ key: Key,
@@ -125,7 +106,7 @@ extension SlotStore {
     return try resolveRegisteredLocked(key, as: T.self, bind: bind)
   }
 
-  /// ``resolveRegistered(_:as:)`` for a key this thread does not know yet,
+  /// ``resolveRegistered(_:as:bind:)`` for a key this thread does not know yet,
   /// or while overrides are active: under the lock.
   @usableFromInline
   func resolveRegisteredLocked<T>(_ key: Key, as type: T.Type, bind: (Any) -> (@Sendable () throws -> T)?) throws -> T {
@@ -193,7 +174,7 @@ struct SlotRegistration {
   }
 }
 
-/// Thrown by ``SlotStore/resolveRegistered(_:as:)`` for a key without a
+/// Thrown by ``SlotStore/resolveRegistered(_:as:bind:)`` for a key without a
 /// registered factory; dialects turn it into their own error.
 @usableFromInline package struct NotRegistered: Error {
   @inlinable package init() {}

@@ -40,7 +40,7 @@ import CForgeAtomics
   @exclusivity(unchecked) private var retired: [RetiredBox] = []
   @usableFromInline @exclusivity(unchecked) var slots: [Key: AnySlot] = [:]
   /// Registered factories that nothing has resolved yet (see
-  /// ``register(_:name:lifetime:factory:)``).
+  /// ``register(_:name:lifetime:builder:as:bind:)``).
   @usableFromInline @exclusivity(unchecked) var registrations: [Key: SlotRegistration] = [:]
   /// Every registered key, in the order it was first registered.
   @usableFromInline @exclusivity(unchecked) var registeredKeys: [Key] = []
