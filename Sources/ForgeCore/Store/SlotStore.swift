@@ -344,38 +344,28 @@ import CForgeAtomics
     }
   }
 
-  /// ``resolve(known:lifetime:factory:thread:)`` for a slot the store
-  /// keeps as long as it lives, used without a retain.
+  /// Resolves `known`, found in the calling thread's cache (so the store
+  /// knows the thread as a lock-free reader). The store keeps its slots as
+  /// long as it lives, so the slot is used without a retain.
   @usableFromInline
   func resolve<T>(
-    known slot: Unmanaged<AnySlot>,
+    known: Unmanaged<AnySlot>,
     lifetime: Lifetime,
     factory: () throws -> T,
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
-    try slot._withUnsafeGuaranteedRef { known in
-      try resolve(known: unsafeDowncast(known, to: Slot<T>.self), lifetime: lifetime, factory: factory, thread: thread)
+    try known._withUnsafeGuaranteedRef { anySlot in
+      let slot = unsafeDowncast(anySlot, to: Slot<T>.self)
+      if !thread.pointee.recordsNothing { thread.pointee.owner.recordDependency(slot) }
+      guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 else {
+        return try resolveLayers(slot, lifetime: lifetime, factory: factory, thread: thread, isReader: true)
+      }
+      guard lifetime.isStored else { return try build(slot, factory: factory, thread: thread) }
+      if let box = thread.pointee.beginRead(slot.cell) {
+        return PublishedRead(box: box, thread: thread).take(T.self)
+      }
+      return try resolveStored(slot, lifetime: lifetime, factory: factory)
     }
-  }
-
-  /// Resolves `slot`, found in the calling thread's cache (so the store
-  /// knows the thread as a lock-free reader). The caller holds `slot`.
-  @usableFromInline
-  func resolve<T>(
-    known slot: Slot<T>,
-    lifetime: Lifetime,
-    factory: () throws -> T,
-    thread: UnsafeMutablePointer<ThreadFastState>
-  ) throws -> T {
-    if !thread.pointee.recordsNothing { thread.pointee.owner.recordDependency(slot) }
-    guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 else {
-      return try resolveLayers(slot, lifetime: lifetime, factory: factory, thread: thread, isReader: true)
-    }
-    guard lifetime.isStored else { return try build(slot, factory: factory, thread: thread) }
-    if let box = thread.pointee.beginRead(slot.cell) {
-      return PublishedRead(box: box, thread: thread).take(T.self)
-    }
-    return try resolveStored(slot, lifetime: lifetime, factory: factory)
   }
 
   /// The general path: finds the slot under the lock, lets the calling
@@ -451,9 +441,14 @@ import CForgeAtomics
       }
     }
     if Gates.activeOverrideScopes.value > 0, let scope = OverrideScope.current {
+      if let entry = scope.entry(for: slot.target) {
+        thread.pointee.markScopedOverrideUsed()
+        // `scope`, held for this call, keeps the override.
+        return try entry._withUnsafeGuaranteedRef { try resolve($0, slot: slot, thread: thread) }
+      }
       return try resolve(
         slot,
-        in: scope,
+        notOverriddenIn: scope,
         containerOverride: containerOverride,
         lifetime: lifetime,
         factory: factory,
@@ -471,38 +466,9 @@ import CForgeAtomics
     )
   }
 
-  /// ``resolveLayers(_:lifetime:factory:thread:isReader:)`` while the task has
-  /// an override scope. Out of line: its `T?` would otherwise cost a
-  /// metadata lookup on every resolution, scope or not.
-  @inline(never)
-  private func resolve<T>(
-    _ slot: Slot<T>,
-    in scope: OverrideScope,
-    containerOverride: AnyOverride?,
-    lifetime: Lifetime,
-    factory: () throws -> T,
-    thread: UnsafeMutablePointer<ThreadFastState>,
-    isReader: Bool
-  ) throws -> T {
-    if let entry = scope.entry(for: slot.target) {
-      thread.pointee.markScopedOverrideUsed()
-      // `scope`, held for this call, keeps the override.
-      return try entry._withUnsafeGuaranteedRef { try resolve($0, slot: slot, thread: thread) }
-    }
-    return try resolve(
-      slot,
-      notOverriddenIn: scope,
-      containerOverride: containerOverride,
-      lifetime: lifetime,
-      factory: factory,
-      thread: thread,
-      isReader: isReader
-    )
-  }
-
-  /// ``resolve(_:in:containerOverride:lifetime:factory:thread:isReader:)``
-  /// when the scope does not override `slot` itself. Out of line: its cast
-  /// to `T` looks `T?`'s metadata up, which the overridden case never needs.
+  /// ``resolveLayers(_:lifetime:factory:thread:isReader:)`` when the task's
+  /// scope does not override `slot` itself. Out of line: its cast to `T`
+  /// looks `T?`'s metadata up, which no other resolution needs.
   @inline(never)
   private func resolve<T>(
     _ slot: Slot<T>,
