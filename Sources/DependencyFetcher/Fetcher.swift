@@ -33,7 +33,7 @@ public final class Fetcher: Sendable {
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`.
     do {
-      return try store.resolve(
+      return try store.resolveObject(
         identity: ObjectIdentifier(service),
         key: IdentityKey(service),
         lifetime: .singleton,

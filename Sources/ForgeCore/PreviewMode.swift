@@ -21,10 +21,21 @@
     return String(cString: raw) == "1"
   }()
 
-  /// Set by a dialect's "run as a preview" API, through ``with(_:operation:)``;
+  /// Set by a dialect's "run as a preview" API, through ``with(_:operation:)-(_,()throws->R)``;
   /// nil follows the process.
-  package static var forced: Bool? { taskForced }
-  @TaskLocal private static var taskForced: Bool?
+  package static var forced: Bool? { taskForced?.enabled }
+  @TaskLocal private static var taskForced: ForcedPreview?
+
+  /// A forced preview mode, alive as long as a task holds it: the gate that
+  /// makes reads check it stays raised that long (see ``Gates``).
+  private final class ForcedPreview: Sendable {
+    let enabled: Bool
+    init(_ enabled: Bool) {
+      self.enabled = enabled
+      Gates.forcedPreviewScopes.add(1)
+    }
+    deinit { Gates.forcedPreviewScopes.add(-1) }
+  }
 
   @usableFromInline package static var isActive: Bool { forced ?? processIsPreview }
 
@@ -33,14 +44,15 @@
   @inlinable
   package static var mightBeActive: Bool { processIsPreview || Gates.forcedPreviewScopes.value != 0 }
 
-  /// Runs `operation` with preview mode forced to `enabled` for this task.
+  /// Runs `operation` with preview mode forced to `enabled` for this task
+  /// and the tasks that inherit its task-locals.
   package static func with<R>(_ enabled: Bool, operation: () throws -> R) rethrows -> R {
-    try Gates.forcedPreviewScopes.counting { try $taskForced.withValue(enabled, operation: operation) }
+    try $taskForced.withValue(ForcedPreview(enabled), operation: operation)
   }
 
-  /// The asynchronous form of ``with(_:operation:)``.
+  /// The asynchronous form of ``with(_:operation:)-(_,()throws->R)``.
   nonisolated(nonsending)
   package static func with<R>(_ enabled: Bool, operation: () async throws -> R) async rethrows -> R {
-    try await Gates.forcedPreviewScopes.counting { try await $taskForced.withValue(enabled) { try await operation() } }
+    try await $taskForced.withValue(ForcedPreview(enabled)) { try await operation() }
   }
 }

@@ -19,7 +19,8 @@ import CForgeAtomics
 @usableFromInline package final class ResolutionContext {
   /// What a finished build reports about itself.
   package struct Outcome {
-    package let usedScopedOverride: Bool
+    /// The depth of the innermost override scope the build used; 0 for none.
+    package let scopeDepth: Int
     package let dependencies: [AnySlot]
   }
 
@@ -45,9 +46,12 @@ import CForgeAtomics
     fast = CacheLines.allocate(ThreadFastState.self)
     fast.initialize(to: ThreadFastState())
     hazard = fast.pointee.hazard
+    ThreadRecords.add(hazard)
   }
 
   deinit {
+    // The thread is ending: no reclaim may scan its record any more.
+    ThreadRecords.remove(hazard)
     fast.pointee.deallocate()
     fast.deinitialize(count: 1)
     CacheLines.deallocate(fast)
@@ -114,7 +118,7 @@ import CForgeAtomics
   /// the slot's first appearance in the chain back to the slot itself.
   @usableFromInline
   package func cycle(closedBy slot: AnySlot) -> [String]? {
-    guard let start = fast.pointee.firstFrame(building: slot) else { return nil }
+    guard let start = fast.pointee.firstFrame(building: .passUnretained(slot)) else { return nil }
     return buildingSlots[start...].map(\.name) + [slot.name]
   }
 
@@ -123,7 +127,7 @@ import CForgeAtomics
   /// (A build that records nothing pushes its frame on ``fast`` directly.)
   @inline(__always)
   package func push(_ slot: AnySlot) {
-    fast.pointee.push(slot, recordingFrom: recorded.count)
+    fast.pointee.push(.passUnretained(slot), recordingFrom: recorded.count)
   }
 
   /// Pops the innermost frame, pushed by ``push(_:)``, and reports what its
@@ -134,7 +138,7 @@ import CForgeAtomics
     let frame = fast.pointee.pop()
     let dependencies = Array(recorded[frame.dependenciesStart...])
     recorded.removeSubrange(frame.dependenciesStart...)
-    return Outcome(usedScopedOverride: frame.usedScopedOverride, dependencies: dependencies)
+    return Outcome(scopeDepth: frame.scopeDepth, dependencies: dependencies)
   }
 
   /// Notes that the build in progress, if any, depends on `slot`.

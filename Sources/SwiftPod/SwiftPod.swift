@@ -25,7 +25,7 @@ public final class SwiftPod: ProviderResolver {
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`.
     do {
-      return try store.resolve(
+      return try store.resolveObject(
         identity: ObjectIdentifier(provider),
         key: IdentityKey(provider),
         lifetime: provider.lifetime,

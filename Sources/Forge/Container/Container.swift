@@ -81,7 +81,7 @@ open class Container: @unchecked Sendable {
     }
     do {
       if let preview, PreviewMode.mightBeActive, PreviewMode.isActive {
-        return try store.resolve(key, lifetime: .transient, name: dependencyName(key)) {
+        return try store.resolvePreview(key, name: dependencyName(key)) {
           try cast(preview(), key: key, factoryName: "preview factory")
         }
       }

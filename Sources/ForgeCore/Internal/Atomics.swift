@@ -26,28 +26,15 @@ import CForgeAtomics
   /// Adds `delta` and returns the new value.
   @discardableResult
   package func add(_ delta: Int) -> Int { forge_counter_add(word, delta) }
-
-  /// Runs `body` with the counter raised by one, lowered again however
-  /// `body` ends: how a gate counts the scopes active in the process.
-  package func counting<R>(_ body: () throws -> R) rethrows -> R {
-    add(1)
-    defer { add(-1) }
-    return try body()
-  }
-
-  /// The asynchronous form of ``counting(_:)-(()throws->R)``.
-  nonisolated(nonsending)
-  package func counting<R>(_ body: () async throws -> R) async rethrows -> R {
-    add(1)
-    defer { add(-1) }
-    return try await body()
-  }
 }
 
 /// Process-wide counters that let the lock-free read path skip checks that
-/// cannot apply: while no closure-scoped override or forced preview mode is
-/// active anywhere, no task-local needs reading. They are written only when
-/// such a scope starts or ends, never on the read path.
+/// cannot apply: while no override scope or forced preview mode exists
+/// anywhere, no task-local needs reading. They count live scope objects
+/// (raised in a scope's initialiser, lowered in its deinitialiser), so a
+/// task that still holds a scope, such as an unstructured task started
+/// inside `withOverrides`, always takes the path that reads it. They are
+/// written only when such a scope starts or ends, never on the read path.
 @usableFromInline package enum Gates {
   @inlinable
   package static var activeOverrideScopes: AtomicCounter { AtomicCounter(word: forge_gate_word(0)) }
@@ -55,4 +42,8 @@ import CForgeAtomics
   package static var forcedPreviewScopes: AtomicCounter { AtomicCounter(word: forge_gate_word(1)) }
   /// Hands out store identities that are never reused.
   package static var storeIdentities: AtomicCounter { AtomicCounter(word: forge_gate_word(2)) }
+  /// Bumped whenever a slot records dependencies that differ from what it
+  /// recorded before: memos of the dependency graph's shape (an override
+  /// scope's reach) hold only while it is unchanged.
+  package static var edgeEpoch: AtomicCounter { AtomicCounter(word: forge_gate_word(3)) }
 }

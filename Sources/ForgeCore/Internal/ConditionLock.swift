@@ -62,8 +62,7 @@
 
 /// A value behind a ``ConditionLock``, for the few process-wide settings the
 /// dialects' public APIs require (such as `Forge.defaultContainer`).
-package final class LockedValue<Value>: @unchecked Sendable {
-  // @unchecked: `value` is only read and written inside `lock.withLock`.
+package final class LockedValue<Value> {
   private let lock = ConditionLock()
   private var value: Value
 
@@ -77,4 +76,9 @@ package final class LockedValue<Value>: @unchecked Sendable {
     get { lock.withLock { value } }
     set { lock.withLock { value = newValue } }
   }
+}
+
+// Shared between threads only when the value it guards may cross them.
+extension LockedValue: @unchecked Sendable where Value: Sendable {
+  // @unchecked: `value` is only read and written inside `lock.withLock`.
 }

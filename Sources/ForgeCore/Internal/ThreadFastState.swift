@@ -87,19 +87,20 @@ import CForgeAtomics
   /// frame holds the slot until it pops it.
   @usableFromInline package struct BuildFrame {
     @usableFromInline package let slot: Unmanaged<AnySlot>
-    /// Set when this build used a closure-scoped override, directly or
-    /// through anything it resolved; such an instance must not be stored in
-    /// the container, where callers outside the override scope would see it.
-    @usableFromInline package var usedScopedOverride: Bool
+    /// The depth of the innermost override scope this build used, directly
+    /// or through anything it resolved (0: none); such an instance is kept
+    /// in that scope, never in the container, where callers outside the
+    /// scope would see it.
+    @usableFromInline package var scopeDepth: Int
     /// Whether this build records its dependencies, and where in its
     /// context's recorded list they start.
     @usableFromInline package var recordsDependencies: Bool
     @usableFromInline package var dependenciesStart: Int
 
     @inlinable
-    init(slot: Unmanaged<AnySlot>, usedScopedOverride: Bool, recordsDependencies: Bool, dependenciesStart: Int) {
+    init(slot: Unmanaged<AnySlot>, scopeDepth: Int, recordsDependencies: Bool, dependenciesStart: Int) {
       self.slot = slot
-      self.usedScopedOverride = usedScopedOverride
+      self.scopeDepth = scopeDepth
       self.recordsDependencies = recordsDependencies
       self.dependenciesStart = dependenciesStart
     }
@@ -130,9 +131,10 @@ import CForgeAtomics
     nonmutating set { frames[index] = newValue }
   }
 
-  /// Marks every build in progress as depending on a closure-scoped override.
-  package func markScopedOverrideUsed() {
-    for index in 0..<buildDepth { frames[index].usedScopedOverride = true }
+  /// Marks every build in progress as depending on the override scope at
+  /// `depth` (1 for an outermost scope).
+  package func markScopeUsed(depth: Int) {
+    for index in 0..<buildDepth where frames[index].scopeDepth < depth { frames[index].scopeDepth = depth }
   }
 
   /// Whether a resolution now has nothing to record: no build is in
@@ -140,12 +142,6 @@ import CForgeAtomics
   @inlinable
   package var recordsNothing: Bool {
     buildDepth == 0 || !frames[buildDepth - 1].recordsDependencies
-  }
-
-  /// Whether `slot` is being built on this thread already.
-  @inlinable
-  package func firstFrame(building slot: AnySlot) -> Int? {
-    firstFrame(building: Unmanaged.passUnretained(slot))
   }
 
   /// Whether the slot `slot` refers to is being built on this thread already.
@@ -157,22 +153,16 @@ import CForgeAtomics
   }
 
   /// Starts building `slot`, which the caller holds until the matching
-  /// ``pop()``. A build that records its dependencies passes where they
-  /// start in its context's list.
-  @inlinable
-  package mutating func push(_ slot: AnySlot, recordingFrom dependenciesStart: Int?) {
-    push(.passUnretained(slot), recordingFrom: dependenciesStart)
-  }
-
-  /// ``push(_:recordingFrom:)`` for a slot the caller holds through other
-  /// means (its store).
+  /// ``pop()`` (a store holds its slots as long as it lives). A build that
+  /// records its dependencies passes where they start in its context's
+  /// list.
   @inlinable
   package mutating func push(_ slot: Unmanaged<AnySlot>, recordingFrom dependenciesStart: Int?) {
     if buildDepth == frameCapacity { growFrames() }
     (frames + buildDepth).initialize(
       to: BuildFrame(
         slot: slot,
-        usedScopedOverride: false,
+        scopeDepth: 0,
         recordsDependencies: dependenciesStart != nil,
         dependenciesStart: dependenciesStart ?? 0
       )
@@ -234,15 +224,15 @@ import CForgeAtomics
   /// pointer, until ``endRead()``. Nil when nothing is published.
   @inlinable
   package func beginRead(_ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
-    beginRead(cell, under: hazard)
+    beginHeldRead(cell, hazard: hazard)
   }
 
   /// ``beginRead(_:)`` under one of this thread's hazard pointers (``hazard``
-  /// or ``overrideHazard``); ``endRead(under:)`` lets go.
+  /// or ``overrideHazard``); ``endHeldRead(hazard:)`` lets go.
   @inlinable
-  package func beginRead(
+  package func beginHeldRead(
     _ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-    under pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    hazard pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   ) -> UnsafeMutableRawPointer? {
     while let box = forge_load_acquire(cell) {
       forge_hazard_publish(pointer, box)
@@ -254,7 +244,7 @@ import CForgeAtomics
 
   /// Lets go of the box taken under `pointer`.
   @inlinable
-  package func endRead(under pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+  package func endHeldRead(hazard pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
     forge_store_release(pointer, nil)
   }
 

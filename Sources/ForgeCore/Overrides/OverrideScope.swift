@@ -1,18 +1,28 @@
-/// Overrides bound to one task for the duration of a closure.
+/// Overrides bound to one task, and to the tasks that inherit it.
 ///
-/// A dialect's `withOverrides` pushes a scope with `OverrideScope.with`;
-/// the scope is a task-local, so concurrent tests that each override the same
-/// shared container never see each other's replacements, and the scope ends
-/// with the closure, whether it returns or throws.
+/// A dialect's `withOverrides` makes a scope and runs its closure with
+/// ``with(_:operation:)``; the scope is a task-local, so concurrent tests
+/// that each override the same shared container never see each other's
+/// replacements.
 ///
-/// Instances that a scope's overrides helped build are kept here, not in the
-/// container: inside the closure they behave as their lifetime says, and
-/// after it they are gone.
+/// **How long a scope lasts.** As long as a task-local binding does: for
+/// the closure, and for any unstructured `Task {}` started inside it, which
+/// inherits the binding and so keeps seeing the scope's overrides for as
+/// long as it runs, whatever other tasks do. (`Task.detached` inherits no
+/// task-locals and sees none.) The scope object lives exactly that long: the
+/// process-wide gate that sends reads to the scoped path is raised in its
+/// initialiser and lowered in its deinitialiser, so no read of a task that
+/// holds a scope can skip it.
+///
+/// Instances that a scope's overrides helped build are kept for the scope,
+/// in the slots that built them (see ``Slot``), not in the container: inside
+/// the scope they behave as their lifetime says, a nested scope shares them
+/// unless it overrides something they were built from, and they go with the
+/// scope.
 package final class OverrideScope: @unchecked Sendable {
-  // @unchecked: `entries` and `parent` are immutable; `built` is only touched
-  // inside `lock.withLock`.
-  /// The current task's scope. Set only through ``with(_:operation:)``,
-  /// which keeps the read path's gate in step.
+  // @unchecked: `entries`, `parent` and `depth` are immutable; `reaches` and
+  // `keptIn` are only touched inside `lock.withLock`.
+  /// The current task's scope.
   package static var current: OverrideScope? { taskScope }
   @TaskLocal private static var taskScope: OverrideScope?
 
@@ -48,6 +58,8 @@ package final class OverrideScope: @unchecked Sendable {
   }
 
   private let parent: OverrideScope?
+  /// 1 for a scope without a parent, one more than the parent's otherwise.
+  package let depth: Int
   private let entries: [Target: AnyOverride]
   /// The entries again, when they are few and every key has identity
   /// bits: scanning a handful of words beats hashing a target, which costs
@@ -60,72 +72,121 @@ package final class OverrideScope: @unchecked Sendable {
   }
   private static let fewEntriesLimit = 16
   private let lock = ConditionLock()
-  private var built: [Target: Any] = [:]
-  private var reaches: [ObjectIdentifier: Bool] = [:]
+  /// Memo of ``reachDepth(from:)`` by slot, valid while the process-wide
+  /// edge epoch is the one it was worked out in.
+  private var reaches: [ObjectIdentifier: (epoch: Int, depth: Int)] = [:]
+  /// Slots that keep an instance for this scope, to clear when it ends.
+  private var keptIn: [AnySlot] = []
 
-  /// Runs `operation` with `scope` as the current task's scope. While any
-  /// scope is active, reads take the locked path that applies scopes.
+  /// Runs `operation` with `scope` as the current task's scope.
   package static func with<R>(_ scope: OverrideScope, operation: () throws -> R) rethrows -> R {
-    try Gates.activeOverrideScopes.counting { try $taskScope.withValue(scope, operation: operation) }
+    try $taskScope.withValue(scope, operation: operation)
   }
 
-  /// The asynchronous form of ``with(_:operation:)``.
+  /// The asynchronous form of ``with(_:operation:)-(_,()throws->R)``.
   nonisolated(nonsending)
   package static func with<R>(_ scope: OverrideScope, operation: () async throws -> R) async rethrows -> R {
-    try await Gates.activeOverrideScopes.counting { try await $taskScope.withValue(scope) { try await operation() } }
+    try await $taskScope.withValue(scope) { try await operation() }
   }
 
   /// A scope whose entries shadow those of `parent`.
   package init(parent: OverrideScope?, entries: [Target: AnyOverride]) {
     self.parent = parent
+    self.depth = (parent?.depth ?? 0) + 1
     self.entries = entries
     let few = entries.compactMap { target, override in
       target.keyBits.map { FewEntry(store: target.store, bits: $0, override: override) }
     }
     fewEntries = few.count == entries.count && few.count <= Self.fewEntriesLimit ? few : nil
+    Gates.activeOverrideScopes.add(1)
+  }
+
+  deinit {
+    Gates.activeOverrideScopes.add(-1)
+    // No task holds the scope any more: what slots keep for it goes.
+    let me = ObjectIdentifier(self)
+    for slot in keptIn {
+      let dropped = slot.storeLock.withLock { slot.dropScopeKept(of: me) }
+      _ = dropped  // released here, outside the store's lock: a deinit may resolve
+    }
   }
 
   /// The innermost override for `target` in this scope or the ones around
-  /// it, unretained: the scope keeps it as long as the scope lives.
+  /// it, unretained (the scope keeps it as long as the scope lives), with
+  /// the depth of the scope that declares it.
+  package func override(for target: Target) -> (override: Unmanaged<AnyOverride>, depth: Int)? {
+    var scope: OverrideScope? = self
+    while let current = scope {
+      if let found = current.ownOverride(for: target) { return (found, current.depth) }
+      scope = current.parent
+    }
+    return nil
+  }
+
+  /// ``override(for:)`` without the depth.
   package func entry(for target: Target) -> Unmanaged<AnyOverride>? {
+    override(for: target)?.override
+  }
+
+  private func ownOverride(for target: Target) -> Unmanaged<AnyOverride>? {
     if let fewEntries {
       // Every entry has bits: a target without them matches none of them.
-      if let bits = target.keyBits {
-        for index in fewEntries.indices where fewEntries[index].bits == bits && fewEntries[index].store == target.store {
-          return .passUnretained(fewEntries[index].override)
-        }
+      guard let bits = target.keyBits else { return nil }
+      for index in fewEntries.indices where fewEntries[index].bits == bits && fewEntries[index].store == target.store {
+        return .passUnretained(fewEntries[index].override)
       }
-    } else if let entry = entries[target] {
-      return .passUnretained(entry)
+      return nil
     }
-    return parent?.entry(for: target)
+    return entries[target].map { .passUnretained($0) }
   }
 
-  /// An instance built in this scope with the help of one of its overrides.
-  package func instance(for target: Target) -> Any? {
-    lock.withLock { built[target] }
+  /// This scope or the one around it at `depth` (at most ``depth``).
+  package func ancestor(atDepth wanted: Int) -> OverrideScope? {
+    var scope: OverrideScope? = self
+    while let current = scope, current.depth > wanted { scope = current.parent }
+    return scope?.depth == wanted ? scope : nil
   }
 
-  package func remember(_ instance: Any, for target: Target) {
-    lock.withLock { built[target] = instance }
+  /// The scopes from this one outwards.
+  package var chain: [OverrideScope] {
+    var scopes: [OverrideScope] = []
+    var scope: OverrideScope? = self
+    while let current = scope {
+      scopes.append(current)
+      scope = current.parent
+    }
+    return scopes
   }
 
-  /// Whether an instance of `slot`, as last built, depends (directly or
-  /// through other dependencies) on something this scope overrides.
-  package func reachesOverride(from slot: AnySlot) -> Bool {
-    if let known = lock.withLock({ reaches[ObjectIdentifier(slot)] }) { return known }
+  /// Notes that `slot` keeps an instance for this scope.
+  package func noteKept(in slot: AnySlot) {
+    lock.withLock { keptIn.append(slot) }
+  }
+
+  /// The depth of the innermost scope, from this one outwards, that
+  /// overrides something an instance of `slot` was built from, as its own
+  /// factory's last recorded build resolved it (directly or through other
+  /// dependencies); 0 when none does, or when nothing is recorded yet.
+  ///
+  /// A dependency that a scope overrides counts at that scope; what its own
+  /// factory would read does not matter, since the override replaces it.
+  package func reachDepth(from slot: AnySlot) -> Int {
+    guard slot.dependenciesRecorded.value != 0 else { return 0 }
+    let epoch = Gates.edgeEpoch.value
+    let id = ObjectIdentifier(slot)
+    if let known = lock.withLock({ reaches[id] }), known.epoch == epoch { return known.depth }
     var visited: Set<ObjectIdentifier> = []
     var pending = slot.lockedDependencies
-    var found = false
-    while let next = pending.popLast() {
+    var found = 0
+    while let next = pending.popLast(), found < depth {
       guard visited.insert(ObjectIdentifier(next)).inserted else { continue }
-      if entry(for: next.target) != nil {
-        found = true
-        break
+      if let overridden = override(for: next.target) {
+        found = max(found, overridden.depth)
+        continue
       }
       pending += next.lockedDependencies
     }
-    lock.withLock { reaches[ObjectIdentifier(slot)] = found }
+    lock.withLock { reaches[id] = (epoch, found) }
     return found
   }
 }

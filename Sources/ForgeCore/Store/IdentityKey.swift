@@ -22,7 +22,7 @@ extension SlotStore where Key == IdentityKey {
   /// object parameter would make them look up its (generic) class metadata,
   /// and an `AnyObject` would retain it, on every call.
   @inlinable
-  package func resolve<T>(
+  package func resolveObject<T>(
     identity: ObjectIdentifier,
     key: @autoclosure () -> IdentityKey,
     lifetime: Lifetime,
@@ -31,6 +31,6 @@ extension SlotStore where Key == IdentityKey {
   ) throws -> T {
     let bits = SlotKeyBits(identity: identity)
     if lifetime.isStored, let read = beginPublishedRead(bits: bits, as: T.self) { return read.take(T.self) }
-    return try resolve(bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory)
+    return try resolveByBits(bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory)
   }
 }

@@ -21,18 +21,19 @@ import CForgeAtomics
   /// How a closure-scoped override would name this slot.
   package let target: OverrideScope.Target
   /// The lock of the store that owns the slot, which guards its state.
-  package unowned let storeLock: ConditionLock
+  /// Strong: an override scope that kept an instance here may outlive the
+  /// store, and takes this lock to drop it.
+  package let storeLock: ConditionLock
   /// What the slot's last recorded build resolved directly: the edges of the
   /// dependency graph.
   @exclusivity(unchecked) package var dependencies: [AnySlot] = []
   /// Nonzero once a build has recorded `dependencies`; read without the lock.
   @usableFromInline let dependenciesRecorded = AtomicCounter()
 
-  /// The thread (its ``ResolutionContext``) building the instance right now.
-  @exclusivity(unchecked) package var builder: ObjectIdentifier?
-  /// Bumped whenever the slot's registered factory is replaced, so a build of
-  /// the old factory that finishes afterwards is not kept.
-  @exclusivity(unchecked) package var generation = 0
+  /// Who builds the container's instance and in which generation: resets,
+  /// clears and re-registrations invalidate it, so a build of the old state
+  /// that finishes afterwards is not kept.
+  @exclusivity(unchecked) package var state = BuildState()
   /// The lifetime the stored instance was built with; nil when nothing is stored.
   @exclusivity(unchecked) package var storedLifetime: Lifetime?
 
@@ -129,6 +130,20 @@ import CForgeAtomics
   /// The stored instance, if any, as `Any`.
   package var storedInstance: Any? { nil }
 
+  /// Drops what the slot keeps for the override scope `scope`, which is
+  /// ending, and hands it back to release after unlocking. Call with the
+  /// store's lock held.
+  package func dropScopeKept(of scope: ObjectIdentifier) -> [Any] { [] }
+
+  /// Drops what the slot keeps for any override scope with a lifetime that
+  /// `matches`, and starts a new generation for builds of such a lifetime
+  /// in progress. Call with the store's lock held.
+  package func clearScopeKept(where matches: (Lifetime) -> Bool) -> [Any] { [] }
+
+  /// The slot's lifetime as far as a clear is concerned: what the kept
+  /// instance was built with, or what the build in progress builds.
+  package var clearableLifetime: Lifetime? { storedLifetime ?? state.buildingLifetime }
+
   /// Whether a factory was registered for the slot; read it with the
   /// store's lock held.
   package var hasRegisteredFactory: Bool { registrationCell.pointee != nil }
@@ -143,6 +158,25 @@ import CForgeAtomics
   // @unchecked: see AnySlot; the same store lock guards these.
   @exclusivity(unchecked) private var value: T?
   private weak var object: AnyObject?
+  /// Instances built by this slot's own factory for an override scope,
+  /// because they depend on something the scope overrides; a handful at
+  /// most (one per live scope that read the slot).
+  @exclusivity(unchecked) private var scopeKept: [ScopeKept] = []
+
+  /// An instance kept for one override scope, with its own build state.
+  struct ScopeKept {
+    let scope: ObjectIdentifier
+    var state = BuildState()
+    var value: T?
+    weak var object: AnyObject?
+    var lifetime: Lifetime?
+
+    var instance: T? {
+      if let value { return value }
+      if lifetime == .weak, let object { return object as? T }
+      return nil
+    }
+  }
 
   /// A registered factory with its lifetime, for dialects that register
   /// before resolving.
@@ -183,16 +217,21 @@ import CForgeAtomics
     return nil
   }
 
-  /// Keeps `instance` according to `lifetime`. A `.weak` value that is not a
-  /// class instance cannot be held weakly and is not kept.
-  package func store(_ instance: T, lifetime: Lifetime) {
+  /// Keeps `instance` according to `lifetime`, and hands back the box it
+  /// replaced, if any, for the store to retire: a reader may still hold it.
+  /// (Builds keep an instance only where none is kept, so there is none in
+  /// practice; retiring it costs nothing and needs no proof.) A `.weak`
+  /// value that is not a class instance cannot be held weakly and is not
+  /// kept. Call with the store's lock held.
+  package func store(_ instance: T, lifetime: Lifetime) -> UnsafeMutableRawPointer? {
     switch lifetime {
     case .transient:
-      return
+      return nil
     case .weak:
-      guard type(of: instance as Any) is AnyClass else { return }
+      guard type(of: instance as Any) is AnyClass else { return nil }
       object = instance as AnyObject
       storedLifetime = .weak
+      return nil
     default:
       value = instance
       storedLifetime = lifetime
@@ -200,12 +239,85 @@ import CForgeAtomics
       // before it has a reference count that every hit writes.
       let box = CacheLines.allocate(T.self)
       box.initialize(to: instance)
-      if let previous = forge_exchange_seq_cst(cell, UnsafeMutableRawPointer(box)) {
-        // Nothing stores over a stored instance while the lock is held, so
-        // no reader can be inside the previous box's read either.
-        destroy(previous, kind: .instance)
-      }
+      return forge_exchange_seq_cst(cell, UnsafeMutableRawPointer(box))
     }
+  }
+
+  // MARK: Scope-kept instances
+
+  /// The instance kept for `scope`, if any.
+  func scopeInstance(for scope: ObjectIdentifier) -> T? {
+    for entry in scopeKept where entry.scope == scope { return entry.instance }
+    return nil
+  }
+
+  /// Asks the build state of `scope`'s entry what to do, creating the
+  /// entry; `created` is set when it did.
+  func beginScopeBuild(for scope: ObjectIdentifier, by thread: ObjectIdentifier, lifetime: Lifetime, created: inout Bool) -> BuildState.Step {
+    let index = scopeKept.firstIndex { $0.scope == scope } ?? {
+      created = true
+      scopeKept.append(ScopeKept(scope: scope))
+      return scopeKept.count - 1
+    }()
+    return scopeKept[index].state.begin(by: thread, hasInstance: scopeKept[index].instance != nil, lifetime: lifetime)
+  }
+
+  /// Ends a build for `scope`'s entry; keeps `instance` when the ticket is
+  /// still current (and `instance` is given).
+  func finishScopeBuild(for scope: ObjectIdentifier, ticket: BuildState.Ticket, keeping instance: T?, lifetime: Lifetime) {
+    guard let index = scopeKept.firstIndex(where: { $0.scope == scope }) else { return }
+    guard let instance else { return scopeKept[index].state.abandon(ticket) }
+    if scopeKept[index].state.finish(ticket) { keepInScope(index, instance, lifetime: lifetime) }
+  }
+
+  /// Keeps `instance` for `scope`, built by a container build that turned
+  /// out to depend on the scope's overrides; true when the slot had no
+  /// entry for the scope before.
+  func keepInScope(_ scope: ObjectIdentifier, _ instance: T, lifetime: Lifetime) -> Bool {
+    if let index = scopeKept.firstIndex(where: { $0.scope == scope }) {
+      if scopeKept[index].instance == nil { keepInScope(index, instance, lifetime: lifetime) }
+      return false
+    }
+    scopeKept.append(ScopeKept(scope: scope))
+    keepInScope(scopeKept.count - 1, instance, lifetime: lifetime)
+    return true
+  }
+
+  private func keepInScope(_ index: Int, _ instance: T, lifetime: Lifetime) {
+    switch lifetime {
+    case .transient: return
+    case .weak:
+      guard type(of: instance as Any) is AnyClass else { return }
+      scopeKept[index].object = instance as AnyObject
+    default:
+      scopeKept[index].value = instance
+    }
+    scopeKept[index].lifetime = lifetime
+  }
+
+  package override func dropScopeKept(of scope: ObjectIdentifier) -> [Any] {
+    var dropped: [Any] = []
+    scopeKept.removeAll { entry in
+      guard entry.scope == scope else { return false }
+      if let value = entry.value { dropped.append(value) }
+      return true
+    }
+    return dropped
+  }
+
+  package override func clearScopeKept(where matches: (Lifetime) -> Bool) -> [Any] {
+    var dropped: [Any] = []
+    for index in scopeKept.indices {
+      guard let lifetime = scopeKept[index].lifetime ?? scopeKept[index].state.buildingLifetime, matches(lifetime) else {
+        continue
+      }
+      if let value = scopeKept[index].value { dropped.append(value) }
+      scopeKept[index].value = nil
+      scopeKept[index].object = nil
+      scopeKept[index].lifetime = nil
+      scopeKept[index].state.invalidate()
+    }
+    return dropped
   }
 
   override func destroyTyped(_ box: UnsafeMutableRawPointer, kind: BoxKind) {

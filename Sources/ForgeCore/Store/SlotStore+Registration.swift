@@ -50,10 +50,10 @@ extension SlotStore {
       let slot: Slot<T> = try typedLocked(slots[key]!, for: key)
       if !slot.hasRegisteredFactory { registeredKeys.append(key) }
       let replaced = slot.publishRegistration(Slot<T>.Registered(factory: factory, lifetime: lifetime))
-      retireLocked(replaced, of: slot, kind: .registration)
-      slot.generation &+= 1
+      retired.retire(replaced, of: slot, kind: .registration)
+      slot.state.invalidate()
       takeStoredLocked(slot, into: &released)
-      return reclaimLocked()
+      return retired.reclaim()
     }
     release(released, boxes: boxes)
   }
@@ -101,7 +101,7 @@ extension SlotStore {
         defer { _ = thread.pointee.pop() }
         return try factory()
       }
-      return try resolve(known: known, lifetime: lifetime, factory: factory, thread: thread)
+      return try resolveKnownSlot(known, lifetime: lifetime, factory: factory, thread: thread)
     }
     return try resolveRegisteredLocked(key, as: T.self, bind: bind)
   }
@@ -138,6 +138,31 @@ extension SlotStore {
     guard let registered else { throw NotRegistered() }
     // The slot exists, so its name is rendered only if a message needs it.
     return try resolve(key, lifetime: registered.lifetime, name: found?.name ?? "", factory: registered.factory)
+  }
+
+  /// Registers `instance`, built already, for `key`, and keeps it now as
+  /// a singleton: every resolution returns it, and it is among the
+  /// ``storedInstances()`` from this moment (ForgeInject's eager
+  /// `mainActorBuilder`). Replaces an earlier registration and drops what it
+  /// built.
+  ///
+  /// ```swift
+  /// try store.registerBuilt(ObjectIdentifier(Observer.self), name: .type(Observer.self), instance: observer)
+  /// ```
+  package func registerBuilt<T: Sendable>(_ key: Key, name: SlotName, instance: T) throws {
+    var released: [Any] = []
+    let boxes: [RetiredBox] = try lock.withLock {
+      registrations[key] = nil
+      if !registeredKeys.contains(key) { registeredKeys.append(key) }  // rare: a linear search is fine
+      let slot: Slot<T> = try slotLocked(for: key, name: name)
+      let replaced = slot.publishRegistration(Slot<T>.Registered(factory: { instance }, lifetime: .singleton))
+      retired.retire(replaced, of: slot, kind: .registration)
+      slot.state.invalidate()
+      takeStoredLocked(slot, into: &released)
+      retired.retire(slot.store(instance, lifetime: .singleton), of: slot, kind: .instance)
+      return retired.reclaim()
+    }
+    release(released, boxes: boxes)
   }
 
   /// The instances currently kept (built singletons, live weak instances and

@@ -46,6 +46,16 @@ public final class ForgeContainer: ForgeContainerProtocol {
     }
   }
 
+  /// Registers `instance`, built already, for `T`, kept from now on.
+  func registerBuilt<T: Sendable>(_ instance: T) {
+    do {
+      try store.registerBuilt(ObjectIdentifier(T.self), name: .type(T.self), instance: instance)
+    } catch {
+      // The key is T's own identity, so its slot always holds T.
+      fatalError("ForgeInject: registering \(String(reflecting: T.self)) failed: \(error)")
+    }
+  }
+
   /// The factory that runs a builder registered for `T` with this container.
   @usableFromInline
   func bind<T>(_ builder: Any, as type: T.Type) -> (@Sendable () throws -> T)? {
@@ -80,7 +90,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
 
   public func reset(preserving types: [Any.Type]) {
     let preserved = Set(types.map(ObjectIdentifier.init))
-    store.clearStored { key, _ in !preserved.contains(key) }
+    store.clearStored(matchingKey: { key, _ in !preserved.contains(key) })
   }
 
   /// The types registered in this container, named in full, in the order

@@ -54,6 +54,12 @@ extension ForgeContainerProtocol {
     mainActorBuilder builder: @MainActor (ForgeContainerProtocol) throws -> T
   ) rethrows {
     let instance = try builder(self)
-    register(with: policy) { _ in instance }
+    if let container = self as? ForgeContainer {
+      // Kept at once, as seed 001 says: `resolveAll(conforming:)` sees it
+      // before anything resolves it.
+      container.registerBuilt(instance)
+    } else {
+      register(with: policy) { _ in instance }
+    }
   }
 }

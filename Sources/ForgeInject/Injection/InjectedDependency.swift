@@ -1,15 +1,5 @@
 import ForgeCore
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#endif
-
 /// The storage `@Inject` adds next to the property it expands: resolves once,
 /// on first access (or at once, with `lazy: false`), and keeps the instance
 /// for the owning object, even for a transient registration.
@@ -19,12 +9,14 @@ import ForgeCore
 /// // expands to a getter reading `_analytics.value`, where
 /// // `_analytics = InjectedDependency<AnalyticsServiceProtocol>("Owner.analytics", lazy: true)`
 /// ```
-public final class InjectedDependency<Value>: @unchecked Sendable {
-  // @unchecked: `resolved` and `resolvingThread` are only touched with
-  // `lock` held.
-  private let lock = ConditionLock()
-  private var resolved: Value?
-  private var resolvingThread: pthread_t?
+///
+/// The once-logic is the engine's: a first read builds through a one-slot
+/// store, so concurrent first reads build once, and a read that would wait
+/// for a thread that waits (maybe through other containers) for this one is
+/// a cycle, reported with its path, never a hang.
+public final class InjectedDependency<Value> {
+  /// One slot (key 0), built once and kept.
+  private let store = SlotStore<Int>()
   private let site: String
   private let fileID: StaticString
   private let line: UInt
@@ -34,40 +26,29 @@ public final class InjectedDependency<Value>: @unchecked Sendable {
     self.site = site
     self.fileID = fileID
     self.line = line
-    if !lazy {
-      let value: Value = ForgeInjection.resolve(site, fileID: fileID, line: line)
-      resolved = value
-    }
+    if !lazy { _ = value }
   }
 
   /// The dependency, resolved on first access. Concurrent first reads
-  /// resolve once: the first thread resolves (without holding the lock), the
-  /// others wait for its result.
+  /// resolve once: the first thread resolves, the others wait for its
+  /// result.
   public var value: Value {
-    lock.lock()
-    while resolved == nil, let owner = resolvingThread {
-      if pthread_equal(owner, pthread_self()) != 0 {
-        lock.unlock()
-        fatalError(
-          "ForgeInject: \(site) was read again while it was being resolved: its dependency needs the object that injects it.",
-          file: fileID, line: line)
+    do {
+      return try store.resolve(0, lifetime: .singleton, name: site) {
+        // Resolution either succeeds or stops the program.
+        ForgeInjection.resolve(site, fileID: fileID, line: line) as Value
       }
-      lock.wait()
+    } catch let cycle as DependencyCycleError {
+      fatalError(
+        """
+        ForgeInject: \(site) was read again while it was being resolved: its dependency needs \
+        the object that injects it. \(cycle)
+        """, file: fileID, line: line)
+    } catch {
+      fatalError("ForgeInject: resolving \(site) failed: \(error)", file: fileID, line: line)
     }
-    if let resolved {
-      lock.unlock()
-      return resolved
-    }
-    resolvingThread = pthread_self()
-    lock.unlock()
-    // Resolution either succeeds or stops the program, so there is no
-    // failure state to undo.
-    let value: Value = ForgeInjection.resolve(site, fileID: fileID, line: line)
-    lock.withLock {
-      resolved = value
-      resolvingThread = nil
-      lock.broadcast()
-    }
-    return value
   }
 }
+
+// Shared between threads only when the value it hands out can be.
+extension InjectedDependency: Sendable where Value: Sendable {}

@@ -1,0 +1,182 @@
+/// Running factories: on the calling thread's chain (which finds a cycle on
+/// one thread), recording what they resolve, and building a kept instance
+/// exactly once however many threads ask (``BuildState``), with waits that
+/// would close a cycle across threads and containers refused
+/// (``WaitForGraph``).
+extension SlotStore {
+  /// Runs `factory` with `slot` on the calling thread's chain. With
+  /// `records`, what the factory resolves becomes the slot's recorded
+  /// dependencies (the edges of the graph); only the slot's own factory
+  /// records, never an override's or a preview's. Reports the depth of the
+  /// innermost override scope the build used.
+  func runFactory<T>(
+    _ slot: AnySlot,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>,
+    records: Bool,
+    scopeDepth: inout Int
+  ) throws -> T {
+    if thread.pointee.firstFrame(building: .passUnretained(slot)) != nil,
+      let path = thread.pointee.owner.cycle(closedBy: slot)
+    {
+      throw DependencyCycleError(path: path)
+    }
+    guard records else {
+      // Nothing to record: the context object is not touched.
+      return try buildRecordingNothing(.passUnretained(slot), factory: factory, thread: thread, scopeDepth: &scopeDepth)
+    }
+    let context = thread.pointee.owner
+    context.push(slot)
+    let value: T
+    do {
+      value = try factory()
+    } catch {
+      context.pop()
+      throw error
+    }
+    let outcome = context.pop()
+    record(outcome.dependencies, of: slot)
+    scopeDepth = outcome.scopeDepth
+    return value
+  }
+
+  /// Keeps `dependencies` as what `slot`'s own factory resolved; a change
+  /// starts a new edge epoch, so memos of the graph's shape are redone.
+  func record(_ dependencies: [AnySlot], of slot: AnySlot) {
+    let changed = slot.storeLock.withLock {
+      let changed =
+        slot.dependenciesRecorded.value == 0 || !slot.dependencies.elementsEqual(dependencies, by: ===)
+      slot.dependencies = dependencies
+      return changed
+    }
+    if changed { Gates.edgeEpoch.add(1) }
+    if slot.dependenciesRecorded.value == 0 { slot.dependenciesRecorded.add(1) }
+  }
+
+  /// Builds an instance of `slot` that is not kept, with its own factory;
+  /// the first build records the slot's dependencies.
+  func buildOwn<T>(_ slot: Slot<T>, factory: () throws -> T, thread: UnsafeMutablePointer<ThreadFastState>) throws -> T {
+    var scopeDepth = 0
+    return try runFactory(
+      slot,
+      factory: factory,
+      thread: thread,
+      records: slot.dependenciesRecorded.value == 0,
+      scopeDepth: &scopeDepth
+    )
+  }
+
+  /// Returns the kept instance of `slot` or builds it exactly once.
+  ///
+  /// - Parameters:
+  ///   - keeper: the override scope the instance is kept for; nil for the
+  ///     container.
+  ///   - scope: the task's override scope, where a container build that
+  ///     turns out to depend on its overrides is kept instead; nil keeps
+  ///     such a build nowhere (an override's own slot).
+  ///   - recheckReach: whether the layer was picked before the slot's
+  ///     dependencies were known; once a wait makes them known, the scope's
+  ///     reach is asked again.
+  func resolveKept<T>(
+    _ slot: Slot<T>,
+    keeper: OverrideScope?,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>,
+    scope: OverrideScope?,
+    recheckReach: Bool = false
+  ) throws -> T {
+    let context = thread.pointee.owner
+    let me = ObjectIdentifier(context)
+    let keeperID = keeper.map(ObjectIdentifier.init)
+    var recheckReach = recheckReach && scope != nil
+    lock.lock()
+    var ticket: BuildState.Ticket?
+    while ticket == nil {
+      let step: BuildState.Step
+      if let keeperID {
+        if let value = slot.scopeInstance(for: keeperID) {
+          lock.unlock()
+          return value
+        }
+        var created = false
+        step = slot.beginScopeBuild(for: keeperID, by: me, lifetime: lifetime, created: &created)
+        if created { keeper?.noteKept(in: slot) }
+      } else {
+        if let value = slot.stored() {
+          lock.unlock()
+          return value
+        }
+        step = slot.state.begin(by: me, hasInstance: false, lifetime: lifetime)
+      }
+      switch step {
+      case .take:
+        continue
+      case .build(let granted):
+        ticket = granted
+      case .cycle:
+        lock.unlock()
+        throw DependencyCycleError(path: context.cycle(closedBy: slot) ?? [slot.name, slot.name])
+      case .wait(let owner):
+        if let path = WaitForGraph.beginWait(me, chain: context.buildingSlots, for: slot, owner: owner) {
+          lock.unlock()
+          throw DependencyCycleError(path: path)
+        }
+        lock.wait()
+        WaitForGraph.endWait(me)
+        if recheckReach, let scope, slot.dependenciesRecorded.value != 0 {
+          // The build waited for recorded what the slot depends on: if it
+          // reaches this scope's overrides, the instance is the scope's.
+          lock.unlock()
+          recheckReach = false
+          let reach = scope.reachDepth(from: slot)
+          if reach > 0, let owner = scope.ancestor(atDepth: reach) {
+            thread.pointee.markScopeUsed(depth: reach)
+            return try resolveKept(slot, keeper: owner, lifetime: lifetime, factory: factory, thread: thread, scope: scope)
+          }
+          lock.lock()
+        }
+      }
+    }
+    lock.unlock()
+    guard let ticket else { fatalError("ForgeCore: a build began without a ticket") }
+
+    var scopeDepth = 0
+    let value: T
+    do {
+      value = try runFactory(slot, factory: factory, thread: thread, records: keeper == nil, scopeDepth: &scopeDepth)
+    } catch {
+      lock.withLock {
+        if let keeperID {
+          slot.finishScopeBuild(for: keeperID, ticket: ticket, keeping: nil, lifetime: lifetime)
+        } else {
+          slot.state.abandon(ticket)
+        }
+        WaitForGraph.buildEnded(slot)
+        lock.broadcast()
+      }
+      throw error
+    }
+    var boxes: [RetiredBox] = []
+    lock.withLock {
+      if let keeperID {
+        slot.finishScopeBuild(for: keeperID, ticket: ticket, keeping: value, lifetime: lifetime)
+      } else if slot.state.finish(ticket) {
+        if scopeDepth == 0 {
+          if let replaced = slot.store(value, lifetime: lifetime) {
+            retired.retire(replaced, of: slot, kind: .instance)
+            boxes = retired.reclaim()
+          }
+        } else if let owner = scope?.ancestor(atDepth: scopeDepth) {
+          // Built from something the task's scope overrides: the scope's
+          // instance, out of reach of callers outside it.
+          if slot.keepInScope(ObjectIdentifier(owner), value, lifetime: lifetime) { owner.noteKept(in: slot) }
+        }
+      }
+      WaitForGraph.buildEnded(slot)
+      lock.broadcast()
+    }
+    RetiredBox.destroy(boxes)
+    return value
+  }
+}

@@ -1,0 +1,79 @@
+/// Container-wide overrides: installed and removed under the lock, and
+/// published in the key's slot so that a reader learns of one without the
+/// lock or a hash of the key.
+extension SlotStore {
+  /// A replacement for `key` resolved by this store, to install container-wide
+  /// with ``setOverride(_:name:lifetime:make:)`` or in an ``OverrideScope``.
+  ///
+  /// ```swift
+  /// let mock = store.makeOverride("network", name: "network (mock)") { MockNetwork() }
+  /// let scope = OverrideScope(parent: OverrideScope.current, entries: [mock.slot.target: mock])
+  /// ```
+  package func makeOverride<T>(
+    _ key: Key,
+    name: String,
+    lifetime: Lifetime = .transient,
+    make: @escaping @Sendable () throws -> T
+  ) -> Override<T> {
+    let target = OverrideScope.Target(store: identity, key: key)
+    return Override(name: .text(name), target: target, storeLock: lock, lifetime: lifetime, make: make)
+  }
+
+  /// Installs a container-wide replacement for `key`, ahead of the real factory.
+  ///
+  /// ```swift
+  /// store.setOverride("network", name: "network") { MockNetwork() }
+  /// ```
+  package func setOverride<T>(
+    _ key: Key,
+    name: String,
+    lifetime: Lifetime = .transient,
+    make: @escaping @Sendable () throws -> T
+  ) {
+    let entry = makeOverride(key, name: name, lifetime: lifetime, make: make)
+    lock.lock()
+    let replaced = overrides.updateValue(entry, forKey: key)
+    if replaced == nil { overrideCount.add(1) }
+    let boxes = publishOverrideLocked(entry, for: key)
+    lock.unlock()
+    release([replaced as Any], boxes: boxes)  // outside the lock: a deinit may resolve
+  }
+
+  /// Publishes `override` in the slot of `key`, if the slot exists yet, and
+  /// takes the boxes no reader holds any more. Call with the lock held.
+  private func publishOverrideLocked(_ override: AnyOverride?, for key: Key) -> [RetiredBox] {
+    if let slot = slots[key] { retired.retire(slot.publishOverride(override), of: slot, kind: .override) }
+    return retired.reclaim()
+  }
+
+  /// Removes the container-wide replacement for `key`, with anything it kept.
+  ///
+  /// ```swift
+  /// store.removeOverride("network")
+  /// ```
+  package func removeOverride(_ key: Key) {
+    lock.lock()
+    let removed = overrides.removeValue(forKey: key)
+    var boxes: [RetiredBox] = []
+    if removed != nil {
+      overrideCount.add(-1)
+      boxes = publishOverrideLocked(nil, for: key)
+    }
+    lock.unlock()
+    release([removed as Any], boxes: boxes)
+  }
+
+  /// Removes every container-wide replacement, with anything they kept.
+  package func removeAllOverrides() {
+    lock.lock()
+    let removed = overrides
+    for key in overrides.keys {
+      if let slot = slots[key] { retired.retire(slot.publishOverride(nil), of: slot, kind: .override) }
+    }
+    overrideCount.add(-overrides.count)
+    overrides.removeAll()
+    let boxes = retired.reclaim()
+    lock.unlock()
+    release([removed], boxes: boxes)
+  }
+}

@@ -1,0 +1,300 @@
+import CForgeAtomics
+
+/// The entry points every dialect calls, inlinable so that the caller's
+/// call specialises them for its `T`, and the lock-free hit they start with.
+///
+/// A hit takes no lock, hashes nothing and allocates nothing: the calling
+/// thread finds the slot in its slot cache (``ThreadFastState``) and reads
+/// the published instance under its hazard pointer. Everything else (a
+/// build, an override, a scope, a key the thread has not seen) goes to
+/// ``resolveGeneral(bits:key:lifetime:name:factory:known:thread:)``.
+extension SlotStore {
+  /// The cache entry this thread has for `bits`, when no override can apply
+  /// to it and it holds a `T`: the start of every lock-free read.
+  @inlinable @inline(__always)
+  func knownEntry<T>(
+    bits: SlotKeyBits?,
+    as type: T.Type,
+    in thread: UnsafeMutablePointer<ThreadFastState>
+  ) -> ThreadFastState.SlotCacheEntry? {
+    guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
+      !thread.pointee.isCapturing,
+      let bits,
+      let entry = thread.pointee.entry(store: identityNumber, bits: bits),
+      entry.valueType == ObjectIdentifier(T.self)
+    else { return nil }
+    return entry
+  }
+
+  /// Starts reading the instance published for `bits`, when no override can
+  /// apply and no build in progress records what it resolves (so nothing
+  /// needs noting): the cheapest hit, for a dialect's entry point
+  /// to try before it builds any closure or key. ``PublishedRead/take(_:)``
+  /// copies the instance out and ends the read.
+  ///
+  /// ```swift
+  /// if let read = store.beginPublishedRead(bits: bits, as: T.self) {
+  ///   return read.take(T.self)
+  /// }
+  /// ```
+  @inlinable @inline(__always)
+  package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type) -> PublishedRead? {
+    let thread = ResolutionContext.currentFast
+    guard thread.pointee.recordsNothing,
+      let entry = knownEntry(bits: bits, as: T.self, in: thread),
+      let cell = entry.cell,
+      let box = thread.pointee.beginRead(cell)
+    else { return nil }
+    return PublishedRead(box: box, thread: thread)
+  }
+
+  /// What the lock-free path would serve for `bits` on this thread, or nil
+  /// when it would take the locked path. For tests and introspection.
+  package func published<T>(bits: SlotKeyBits, as type: T.Type) -> T? {
+    beginPublishedRead(bits: bits, as: T.self)?.take(T.self)
+  }
+
+  /// The set of a thread's slot cache where `bits` of this store are
+  /// cached. For tests.
+  package func threadCacheSet(of bits: SlotKeyBits) -> Int {
+    ThreadFastState.index(store: identityNumber, bits: bits)
+  }
+
+  /// Resolves `key`, building with `factory` when no override applies and no
+  /// kept instance exists.
+  ///
+  /// ```swift
+  /// let service = try store.resolve("service", lifetime: .singleton, name: "AppContainer.service") {
+  ///   Service()
+  /// }
+  /// ```
+  @inlinable
+  package func resolve<T>(
+    _ key: Key,
+    lifetime: Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T
+  ) throws -> T {
+    try resolveByBits(bits: key.identityBits, key: key, lifetime: lifetime, name: name(), factory: factory)
+  }
+
+  /// Resolves the key whose identity bits are `bits`, building the key
+  /// itself only on the locked path: for object keys, making the key would
+  /// retain the shared object on every call.
+  ///
+  /// Inlinable, so that a dialect's inlinable entry point specialises the
+  /// common cases for the caller's `T`: a kept instance this thread knows,
+  /// and a build of a known transient that records nothing.
+  @inlinable
+  package func resolveByBits<T>(
+    bits: SlotKeyBits?,
+    key: @autoclosure () -> Key,
+    lifetime: Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T
+  ) throws -> T {
+    let thread = ResolutionContext.currentFast
+    var known: Unmanaged<AnySlot>?
+    if !thread.pointee.isCapturing, let bits,
+      let entry = thread.pointee.entry(store: identityNumber, bits: bits),
+      entry.valueType == ObjectIdentifier(T.self)
+    {
+      known = entry.slot
+      if let known, thread.pointee.recordsNothing, Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 {
+        if lifetime.isStored {
+          if let cell = entry.cell, let box = thread.pointee.beginRead(cell) {
+            return PublishedRead(box: box, thread: thread).take(T.self)
+          }
+        } else if canBuildRecordingNothing(known, thread: thread) {
+          var scopeDepth = 0  // no scope exists: stays 0
+          return try buildRecordingNothing(known, factory: factory, thread: thread, scopeDepth: &scopeDepth)
+        }
+      }
+    }
+    return try resolveGeneral(
+      bits: bits,
+      key: key(),
+      lifetime: lifetime,
+      name: name(),
+      factory: factory,
+      known: known,
+      thread: thread
+    )
+  }
+
+  /// Whether `slot` can be built right now by
+  /// ``buildRecordingNothing(_:factory:thread:scopeDepth:)``: its
+  /// dependencies are recorded already, no build in progress records, and
+  /// building it closes no cycle. No override may apply; the caller checks
+  /// that.
+  @inlinable
+  func canBuildRecordingNothing(_ slot: Unmanaged<AnySlot>, thread: UnsafeMutablePointer<ThreadFastState>) -> Bool {
+    thread.pointee.recordsNothing
+      && slot._withUnsafeGuaranteedRef { $0.dependenciesRecorded.value != 0 }
+      && thread.pointee.firstFrame(building: slot) == nil
+  }
+
+  /// Builds `slot` with `factory` on the calling thread's chain, with a
+  /// frame in the thread's raw memory and nothing recorded; the caller (or
+  /// the store) keeps the slot. Reports the depth of the innermost override
+  /// scope the build used (0: none).
+  @inlinable @inline(__always)
+  func buildRecordingNothing<T>(
+    _ slot: Unmanaged<AnySlot>,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>,
+    scopeDepth: inout Int
+  ) throws -> T {
+    thread.pointee.push(slot, recordingFrom: nil)
+    let value: T
+    do {
+      value = try factory()
+    } catch {
+      _ = thread.pointee.pop()
+      throw error
+    }
+    scopeDepth = thread.pointee.pop().scopeDepth
+    return value
+  }
+
+  /// ``resolveByBits(bits:key:lifetime:name:factory:)`` for every case, out
+  /// of line: `known` is the slot the thread's cache holds for `bits`, if
+  /// the front found one.
+  @usableFromInline
+  func resolveGeneral<T>(
+    bits: SlotKeyBits?,
+    key: @autoclosure () -> Key,
+    lifetime: Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T,
+    known: Unmanaged<AnySlot>?,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
+    // This thread knows the slot: no lock to find it, no hash of the key.
+    if let known {
+      // The common cases of an override, Forge's: one that keeps nothing,
+      // container-wide or in the task's scope, with nothing to record.
+      if canBuildRecordingNothing(known, thread: thread) {
+        if Gates.activeOverrideScopes.value == 0 {
+          if overrideCount.value > 0, thread.pointee.holdsOverrideAcrossBuild {
+            // The override's factory runs while this depth's hazard
+            // pointer holds it.
+            let overrideHazard = thread.pointee.overrideHazard
+            let overrideCell = known._withUnsafeGuaranteedRef { $0.overrideCell }
+            if let box = thread.pointee.beginHeldRead(overrideCell, hazard: overrideHazard) {
+              let override = box.load(as: Unmanaged<AnyOverride>.self)
+              if buildsEachTime(override, as: T.self) {
+                defer { thread.pointee.endHeldRead(hazard: overrideHazard) }
+                return try buildWithOverride(known, override, thread: thread)
+              }
+              thread.pointee.endHeldRead(hazard: overrideHazard)
+            }
+          }
+        } else if overrideCount.value == 0, let scope = OverrideScope.current,
+          let found = known._withUnsafeGuaranteedRef({ scope.override(for: $0.target) }),
+          buildsEachTime(found.override, as: T.self)
+        {
+          // `scope`, held for this call, keeps the override.
+          thread.pointee.markScopeUsed(depth: found.depth)
+          return try buildWithOverride(known, found.override, thread: thread)
+        }
+      }
+      return try resolveKnownSlot(known, lifetime: lifetime, factory: factory, thread: thread)
+    }
+    if thread.pointee.isCapturing, let placeholder = capture(key(), as: T.self, in: thread.pointee.owner) {
+      return placeholder as! T
+    }
+    return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, servesPreview: false, thread: thread)
+  }
+
+  /// Whether `override` builds a `T` every time: it keeps nothing, and its
+  /// type is the slot's.
+  @inline(__always)
+  func buildsEachTime<T>(_ override: Unmanaged<AnyOverride>, as type: T.Type) -> Bool {
+    override._withUnsafeGuaranteedRef { !$0.lifetime.isStored && $0.keptSlot.valueType == ObjectIdentifier(T.self) }
+  }
+
+  /// Builds `slot` with the factory of `override`, which the caller holds
+  /// and which ``buildsEachTime(_:as:)`` accepted; nothing is recorded.
+  @inline(__always)
+  func buildWithOverride<T>(
+    _ slot: Unmanaged<AnySlot>,
+    _ override: Unmanaged<AnyOverride>,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
+    var scopeDepth = 0  // the caller marks the scope's use itself
+    return try override._withUnsafeGuaranteedRef { override in
+      try buildRecordingNothing(
+        slot,
+        factory: unsafeDowncast(override, to: Override<T>.self).make,
+        thread: thread,
+        scopeDepth: &scopeDepth
+      )
+    }
+  }
+
+  /// Resolves `known`, found in the calling thread's cache. The store keeps
+  /// its slots as long as it lives, so the slot is used without a retain.
+  @usableFromInline
+  func resolveKnownSlot<T>(
+    _ known: Unmanaged<AnySlot>,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
+    try known._withUnsafeGuaranteedRef { anySlot in
+      let slot = unsafeDowncast(anySlot, to: Slot<T>.self)
+      if !thread.pointee.recordsNothing { thread.pointee.owner.recordDependency(slot) }
+      guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 else {
+        return try resolveLayers(slot, lifetime: lifetime, factory: factory, servesPreview: false, thread: thread)
+      }
+      guard lifetime.isStored else { return try buildOwn(slot, factory: factory, thread: thread) }
+      if let box = thread.pointee.beginRead(slot.cell) {
+        return PublishedRead(box: box, thread: thread).take(T.self)
+      }
+      return try resolveKept(slot, keeper: nil, lifetime: lifetime, factory: factory, thread: thread, scope: nil)
+    }
+  }
+
+  /// The general path: finds the slot under the lock, lets the calling
+  /// thread find it without the lock from then on, and applies the layers.
+  func resolveLocked<T>(
+    _ key: Key,
+    lifetime: Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T,
+    servesPreview: Bool,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
+    lock.lock()
+    let slot: Slot<T>
+    do {
+      slot = try slotLocked(for: key, name: .text(name()))
+    } catch {
+      lock.unlock()
+      throw error
+    }
+    rememberLocked(slot, for: key, thread: thread)
+    lock.unlock()
+    thread.pointee.owner.recordDependency(slot)
+    return try resolveLayers(slot, lifetime: lifetime, factory: factory, servesPreview: servesPreview, thread: thread)
+  }
+
+  /// Resolves `key` with its preview factory, `preview`: the layer below
+  /// the overrides and above the key's own instances (see ``Layer``). The
+  /// preview's instances are never kept.
+  ///
+  /// ```swift
+  /// if PreviewMode.isActive {
+  ///   return try store.resolvePreview("service", name: "AppContainer.service") { MockService() }
+  /// }
+  /// ```
+  @usableFromInline
+  package func resolvePreview<T>(_ key: Key, name: @autoclosure () -> String, preview: () throws -> T) throws -> T {
+    let thread = ResolutionContext.currentFast
+    if thread.pointee.isCapturing, let placeholder = capture(key, as: T.self, in: thread.pointee.owner) {
+      return placeholder as! T
+    }
+    return try resolveLocked(key, lifetime: .transient, name: name(), factory: preview, servesPreview: true, thread: thread)
+  }
+}
