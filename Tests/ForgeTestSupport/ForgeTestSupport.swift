@@ -1,8 +1,14 @@
-import Dispatch
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
 import ForgeCore
 
 // Fixtures every test target uses: a class compared by identity, a counter
-// that threads share, and a way to run code on real threads at once.
+// that threads share, and real threads, started and joined.
 
 /// A class whose instances tests compare by identity.
 package final class Thing: Sendable {
@@ -28,17 +34,105 @@ package final class IdentitySet: Sendable {
   package var count: Int { ids.current.count }
 }
 
+/// A flag one thread raises and others wait for, over a pthread condition.
+package final class Signal: Sendable {
+  private let raised = LockedValue(false)
+  package init() {}
+  package func raise() { raised.current = true }
+  /// Waits (polling every millisecond) until raised; false after `seconds`.
+  @discardableResult
+  package func wait(seconds: Double = 30) -> Bool {
+    var waited = 0.0
+    while !raised.current {
+      if waited >= seconds { return false }
+      usleep(1_000)
+      waited += 0.001
+    }
+    return true
+  }
+  package var isRaised: Bool { raised.current }
+}
+
+/// A real operating-system thread running `body`; ``join()`` returns once
+/// the thread has ended, its thread-local destructors included.
+package final class RealThread: @unchecked Sendable {
+  // @unchecked: `thread` is written once, before any other thread can see
+  // the object, and read only by `join`.
+  #if canImport(Darwin)
+    private var thread: pthread_t?
+  #else
+    private var thread = pthread_t()
+  #endif
+
+  /// Starts `body` on a new thread.
+  package init(_ body: @escaping @Sendable () -> Void) {
+    let box = Unmanaged.passRetained(Body(body)).toOpaque()
+    #if canImport(Darwin)
+      let status = pthread_create(&thread, nil, { raw in
+        Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
+        return nil
+      }, box)
+    #else
+      let status = pthread_create(&thread, nil, { raw in
+        Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
+        return nil
+      }, box)
+    #endif
+    precondition(status == 0, "pthread_create failed: \(status)")
+  }
+
+  /// Waits for the thread to end.
+  package func join() {
+    #if canImport(Darwin)
+      pthread_join(thread!, nil)
+    #else
+      pthread_join(thread, nil)
+    #endif
+  }
+
+  private final class Body {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+  }
+}
+
 /// Runs `body` on `threads` real threads, released together, and returns
-/// when all have finished.
+/// when all have ended.
 package func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-  let start = DispatchSemaphore(value: 0)
-  let group = DispatchGroup()
-  for index in 0..<threads {
-    DispatchQueue.global().async(group: group) {
+  let start = Signal()
+  let started = (0..<threads).map { index in
+    RealThread {
       start.wait()
       body(index)
     }
   }
-  for _ in 0..<threads { start.signal() }
-  group.wait()
+  start.raise()
+  for thread in started { thread.join() }
+}
+
+/// Holds each arriving thread until `count` threads have arrived (or
+/// `seconds` passed): how a test puts several threads inside their own
+/// builds before any of them goes on.
+package final class Barrier: Sendable {
+  private let arrived = LockedValue(0)
+  private let count: Int
+  package init(_ count: Int) { self.count = count }
+  package func arrive(seconds: Double = 10) {
+    arrived.withValue { $0 += 1 }
+    var waited = 0.0
+    while arrived.current < count, waited < seconds {
+      usleep(500)
+      waited += 0.0005
+    }
+  }
+}
+
+/// In an exit test: ends the process with status 3 and "hang" on standard
+/// error if it is still running after `seconds`, so a deadlock fails the
+/// test with a message instead of outliving it.
+package func exitIfStillRunning(after seconds: UInt32) -> Never {
+  sleep(seconds)
+  let message = "hang: still running after \(seconds) s\n"
+  _ = message.withCString { write(2, $0, strlen($0)) }
+  exit(3)
 }

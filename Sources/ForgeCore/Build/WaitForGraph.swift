@@ -65,9 +65,6 @@ package enum WaitForGraph {
     }
   }
 
-  /// The number of threads waiting right now; for tests.
-  package static var waitingCount: Int { edgeCount.value }
-
   /// The path of the cycle that `me` waiting for `owner` (building `slot`)
   /// would close, if any: `me`'s chain from the slot the last thread waits
   /// for, then each waiting thread's chain from the slot it builds.

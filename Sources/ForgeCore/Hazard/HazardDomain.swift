@@ -60,7 +60,7 @@ struct RetiredBox {
 /// A thread adds its record when its engine state is created and removes it
 /// when the thread ends (the pthread key's destructor), under the same lock
 /// a reclaim scans with, so a scan never reads a freed record.
-enum ThreadRecords {
+package enum ThreadRecords {
   /// The records, by address of each thread's first hazard pointer.
   private final class Registry: @unchecked Sendable {
     // @unchecked: `records` is only touched inside `lock.withLock`; the
@@ -83,7 +83,7 @@ enum ThreadRecords {
   }
 
   /// How many threads have a record now; for tests.
-  static var count: Int { registry.lock.withLock { registry.records.count } }
+  package static var count: Int { registry.lock.withLock { registry.records.count } }
 
   /// Every box some live thread's hazard pointer holds now.
   static func heldBoxes() -> Set<UnsafeMutableRawPointer> {

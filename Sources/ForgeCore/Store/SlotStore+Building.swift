@@ -75,8 +75,8 @@ extension SlotStore {
   ///     turns out to depend on its overrides is kept instead; nil keeps
   ///     such a build nowhere (an override's own slot).
   ///   - recheckReach: whether the layer was picked before the slot's
-  ///     dependencies were known; once a wait makes them known, the scope's
-  ///     reach is asked again.
+  ///     dependencies were known; once another build records them, the
+  ///     scope's reach is asked again.
   func resolveKept<T>(
     _ slot: Slot<T>,
     keeper: OverrideScope?,
@@ -103,6 +103,20 @@ extension SlotStore {
         step = slot.beginScopeBuild(for: keeperID, by: me, lifetime: lifetime, created: &created)
         if created { keeper?.noteKept(in: slot) }
       } else {
+        if recheckReach, let scope, slot.dependenciesRecorded.value != 0 {
+          // A build this one waited for, or that ended before this one
+          // took the lock, recorded what the slot depends on: if that
+          // reaches the scope's overrides, the instance is the scope's.
+          lock.unlock()
+          recheckReach = false
+          let reach = scope.reachDepth(from: slot)
+          if reach > 0, let owner = scope.ancestor(atDepth: reach) {
+            thread.pointee.markScopeUsed(depth: reach)
+            return try resolveKept(slot, keeper: owner, lifetime: lifetime, factory: factory, thread: thread, scope: scope)
+          }
+          lock.lock()
+          continue
+        }
         if let value = slot.stored() {
           lock.unlock()
           return value
@@ -124,18 +138,6 @@ extension SlotStore {
         }
         lock.wait()
         WaitForGraph.endWait(me)
-        if recheckReach, let scope, slot.dependenciesRecorded.value != 0 {
-          // The build waited for recorded what the slot depends on: if it
-          // reaches this scope's overrides, the instance is the scope's.
-          lock.unlock()
-          recheckReach = false
-          let reach = scope.reachDepth(from: slot)
-          if reach > 0, let owner = scope.ancestor(atDepth: reach) {
-            thread.pointee.markScopeUsed(depth: reach)
-            return try resolveKept(slot, keeper: owner, lifetime: lifetime, factory: factory, thread: thread, scope: scope)
-          }
-          lock.lock()
-        }
       }
     }
     lock.unlock()

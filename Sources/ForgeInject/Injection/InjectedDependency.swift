@@ -41,8 +41,8 @@ public final class InjectedDependency<Value> {
     } catch let cycle as DependencyCycleError {
       fatalError(
         """
-        ForgeInject: \(site) was read again while it was being resolved: its dependency needs \
-        the object that injects it. \(cycle)
+        ForgeInject: reading \(site) closes a dependency cycle: what it resolves needs the \
+        object that injects it, on this thread or on one this thread would wait for. \(cycle)
         """, file: fileID, line: line)
     } catch {
       fatalError("ForgeInject: resolving \(site) failed: \(error)", file: fileID, line: line)
