@@ -15,7 +15,9 @@ let package = Package(
   ],
   dependencies: [
     // Only the macro plugin uses swift-syntax; any 600–603 release works.
-    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0")
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
+    // Tests only: model-based tests of the engine against a reference model.
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     // The engine: slots, lifetimes, locking, override layers, cycle detection.
@@ -47,6 +49,14 @@ let package = Package(
     .testTarget(name: "ForgeInjectTests", dependencies: ["ForgeInject", "ForgeTestSupport"]),
     .testTarget(name: "SwiftPodTests", dependencies: ["SwiftPod", "ForgeTestSupport"]),
     .testTarget(name: "DependencyFetcherTests", dependencies: ["DependencyFetcher", "ForgeTestSupport"]),
+    // Random operation sequences per dialect, against reference models.
+    .testTarget(
+      name: "ForgeModelTests",
+      dependencies: [
+        "Forge", "ForgeInject", "SwiftPod", "DependencyFetcher", "ForgeTestSupport",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
     .testTarget(
       name: "ForgeInjectMacrosTests",
       dependencies: [

@@ -52,6 +52,13 @@ final class ScopeContainer: Container, @unchecked Sendable {
       return Built("c2", [self.t2])
     }
   }
+  var slowS2: Built {
+    provide(.singleton) {
+      self.count("slowS2")
+      usleep(20_000)  // long enough for the other tasks to ask meanwhile
+      return Built("slowS2", [self.t1])
+    }
+  }
   var plain: Built {
     provide(.singleton) {
       self.count("plain")
@@ -89,20 +96,20 @@ struct ScopeRegressionTests {
 
   @Test("32 tasks of one scope build a singleton that reads an override once", arguments: [false, true])
   func exactlyOnceInScope(builtBefore: Bool) async {
-    if builtBefore { _ = c.s2 }
-    let buildsBefore = c.builds(of: "s2")
+    if builtBefore { _ = c.slowS2 }
+    let buildsBefore = c.builds(of: "slowS2")
     let seen = IdentitySet()
     await c.withOverrides {
       $0.override(\.t1) { Service("mock t1") }
     } run: {
       await withTaskGroup(of: Void.self) { group in
         for _ in 0..<32 {
-          group.addTask { seen.insert(self.c.s2) }
+          group.addTask { seen.insert(self.c.slowS2) }
         }
       }
     }
     #expect(seen.count == 1)
-    #expect(c.builds(of: "s2") == buildsBefore + 1)
+    #expect(c.builds(of: "slowS2") == buildsBefore + 1)
   }
 
   @Test("a nested scope that overrides something unrelated shares the outer scope's instance")
@@ -191,19 +198,23 @@ struct ScopeRegressionTests {
     }
   }
 
-  @Test("a singleton first built by an override factory that read something stays the container's")
+  @Test("a singleton first built by an override factory that read something is the container's, built once")
   func overrideEdgesDoNotStick() {
     c.withOverrides {
       $0.override(\.plain) { Built("override", [self.c.t1]) }
     } run: {
       _ = c.plain
     }
-    let real = c.plain
+    // The real factory reads nothing: an instance built inside a scope
+    // that overrides t1 is the container's, kept after the scope.
+    var inScope: Built?
     c.withOverrides {
       $0.override(\.t1) { Service("mock t1") }
     } run: {
-      #expect(c.plain === real)
+      inScope = c.plain
+      #expect(c.plain === inScope)
     }
+    #expect(c.plain === inScope)
     #expect(c.builds(of: "plain") == 1)
   }
 
@@ -223,34 +234,42 @@ struct ScopeRegressionTests {
     }
   }
 
+  // In a process of their own: whether an escaped task saw a scope used to
+  // depend on whether some other test was inside one at that moment.
   @Test("a task started inside a scope keeps seeing its overrides after the closure returns")
   func escapedTask() async {
-    let release = Signal()
-    var escaped: Task<String, Never>?
-    c.withOverrides {
-      $0.override(\.t1) { Service("mock t1") }
-    } run: {
-      escaped = Task {
-        while !release.isRaised { try? await Task.sleep(for: .milliseconds(1)) }
-        return self.c.t1.label
+    await #expect(processExitsWith: .success) {
+      let c = ScopeContainer()
+      let release = Signal()
+      var escaped: Task<String, Never>?
+      c.withOverrides {
+        $0.override(\.t1) { Service("mock t1") }
+      } run: {
+        escaped = Task {
+          while !release.isRaised { try? await Task.sleep(for: .milliseconds(1)) }
+          return c.t1.label
+        }
       }
+      release.raise()
+      let label = await escaped?.value
+      exit(label == "mock t1" && c.t1.label == "real t1" ? 0 : 1)
     }
-    release.raise()
-    #expect(await escaped?.value == "mock t1")
-    #expect(c.t1.label == "real t1")
   }
 
   @Test("a task started inside withPreviewMode keeps preview mode after the closure returns")
   func escapedPreviewTask() async {
-    let release = Signal()
-    let escaped = Forge.withPreviewMode {
-      Task {
-        while !release.isRaised { try? await Task.sleep(for: .milliseconds(1)) }
-        return self.c.s2.label
+    await #expect(processExitsWith: .success) {
+      let c = ScopeContainer()
+      let release = Signal()
+      let escaped = Forge.withPreviewMode {
+        Task {
+          while !release.isRaised { try? await Task.sleep(for: .milliseconds(1)) }
+          return c.s2.label
+        }
       }
+      release.raise()
+      let label = await escaped.value
+      exit(label == "preview s2" && c.s2.label == "s2" ? 0 : 1)
     }
-    release.raise()
-    #expect(await escaped.value == "preview s2")
-    #expect(c.s2.label == "s2")
   }
 }

@@ -170,6 +170,8 @@ package final class OverrideScope: @unchecked Sendable {
   ///
   /// A dependency that a scope overrides counts at that scope; what its own
   /// factory would read does not matter, since the override replaces it.
+  /// Nor does a dependency that a container-wide override replaces lead
+  /// any further.
   package func reachDepth(from slot: AnySlot) -> Int {
     guard slot.dependenciesRecorded.value != 0 else { return 0 }
     let epoch = Gates.edgeEpoch.value
@@ -184,7 +186,7 @@ package final class OverrideScope: @unchecked Sendable {
         found = max(found, overridden.depth)
         continue
       }
-      pending += next.lockedDependencies
+      pending += next.lockedDependenciesUnlessOverridden ?? []
     }
     lock.withLock { reaches[id] = (epoch, found) }
     return found

@@ -152,6 +152,13 @@ import CForgeAtomics
   package var lockedDependencies: [AnySlot] {
     storeLock.withLock { dependencies }
   }
+
+  /// The slot's direct dependencies, or nil when a container-wide override
+  /// replaces it (what it reads is then the override's, not recorded), read
+  /// under the owning store's lock.
+  package var lockedDependenciesUnlessOverridden: [AnySlot]? {
+    storeLock.withLock { overrideCell.pointee == nil ? dependencies : nil }
+  }
 }
 
 @usableFromInline package final class Slot<T>: AnySlot, @unchecked Sendable {

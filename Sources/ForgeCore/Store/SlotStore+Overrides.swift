@@ -43,6 +43,8 @@ extension SlotStore {
   /// takes the boxes no reader holds any more. Call with the lock held.
   private func publishOverrideLocked(_ override: AnyOverride?, for key: Key) -> [RetiredBox] {
     if let slot = slots[key] { retired.retire(slot.publishOverride(override), of: slot, kind: .override) }
+    // What a scope's instances are built from changes with it.
+    Gates.edgeEpoch.add(1)
     return retired.reclaim()
   }
 
@@ -72,6 +74,7 @@ extension SlotStore {
     }
     overrideCount.add(-overrides.count)
     overrides.removeAll()
+    Gates.edgeEpoch.add(1)
     let boxes = retired.reclaim()
     lock.unlock()
     release([removed], boxes: boxes)
