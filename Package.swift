@@ -2,6 +2,12 @@
 import CompilerPluginSupport
 import PackageDescription
 
+/// CI builds with `FORGE_WARNINGS_AS_ERRORS=1`: every target of ours then
+/// treats warnings as errors, except the seed-sample tests, which compile
+/// the seed's code as written (one of its samples warns until issue 11).
+let strict: [SwiftSetting] =
+  Context.environment["FORGE_WARNINGS_AS_ERRORS"] == "1" ? [.unsafeFlags(["-warnings-as-errors"])] : []
+
 let package = Package(
   name: "Forge",
   platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -21,13 +27,13 @@ let package = Package(
   ],
   targets: [
     // The engine: slots, lifetimes, locking, override layers, cycle detection.
-    .target(name: "ForgeCore", dependencies: ["CForgeAtomics"]),
+    .target(name: "ForgeCore", dependencies: ["CForgeAtomics"], swiftSettings: strict),
     // Compiler atomics for the engine's lock-free read path.
     .target(name: "CForgeAtomics"),
     // Dialect of seed 000: KeyPath containers.
-    .target(name: "Forge", dependencies: ["ForgeCore"]),
+    .target(name: "Forge", dependencies: ["ForgeCore"], swiftSettings: strict),
     // Dialect of seeds 001 and 002: the type-keyed container and its macros.
-    .target(name: "ForgeInject", dependencies: ["ForgeCore", "ForgeInjectMacros"]),
+    .target(name: "ForgeInject", dependencies: ["ForgeCore", "ForgeInjectMacros"], swiftSettings: strict),
     .macro(
       name: "ForgeInjectMacros",
       dependencies: [
@@ -35,27 +41,29 @@ let package = Package(
         .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
         .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
         .product(name: "SwiftDiagnostics", package: "swift-syntax"),
-      ]
+      ],
+      swiftSettings: strict
     ),
     // Dialect of seed 004: provider objects with hierarchical scopes.
-    .target(name: "SwiftPod", dependencies: ["ForgeCore"]),
+    .target(name: "SwiftPod", dependencies: ["ForgeCore"], swiftSettings: strict),
     // Dialect of seed 003: Service keys and fetchers.
-    .target(name: "DependencyFetcher", dependencies: ["ForgeCore"]),
-    .executableTarget(name: "forge-demo", dependencies: ["Forge", "ForgeInject", "SwiftPod", "DependencyFetcher"]),
+    .target(name: "DependencyFetcher", dependencies: ["ForgeCore"], swiftSettings: strict),
+    .executableTarget(name: "forge-demo", dependencies: ["Forge", "ForgeInject", "SwiftPod", "DependencyFetcher"], swiftSettings: strict),
     // Fixtures shared by the test targets.
-    .target(name: "ForgeTestSupport", dependencies: ["ForgeCore"], path: "Tests/ForgeTestSupport"),
-    .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore", "ForgeTestSupport"]),
-    .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeTestSupport"]),
-    .testTarget(name: "ForgeInjectTests", dependencies: ["ForgeInject", "ForgeTestSupport"]),
-    .testTarget(name: "SwiftPodTests", dependencies: ["SwiftPod", "ForgeTestSupport"]),
-    .testTarget(name: "DependencyFetcherTests", dependencies: ["DependencyFetcher", "ForgeTestSupport"]),
+    .target(name: "ForgeTestSupport", dependencies: ["ForgeCore"], path: "Tests/ForgeTestSupport", swiftSettings: strict),
+    .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore", "ForgeTestSupport"], swiftSettings: strict),
+    .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeTestSupport"], swiftSettings: strict),
+    .testTarget(name: "ForgeInjectTests", dependencies: ["ForgeInject", "ForgeTestSupport"], swiftSettings: strict),
+    .testTarget(name: "SwiftPodTests", dependencies: ["SwiftPod", "ForgeTestSupport"], swiftSettings: strict),
+    .testTarget(name: "DependencyFetcherTests", dependencies: ["DependencyFetcher", "ForgeTestSupport"], swiftSettings: strict),
     // Random operation sequences per dialect, against reference models.
     .testTarget(
       name: "ForgeModelTests",
       dependencies: [
         "Forge", "ForgeInject", "SwiftPod", "DependencyFetcher", "ForgeTestSupport",
         .product(name: "PropertyBased", package: "swift-property-based"),
-      ]
+      ],
+      swiftSettings: strict
     ),
     .testTarget(
       name: "ForgeInjectMacrosTests",
@@ -63,7 +71,8 @@ let package = Package(
         "ForgeInjectMacros",
         .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
         .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
-      ]
+      ],
+      swiftSettings: strict
     ),
     // The seed's samples, compiled as written. They declare
     // `static var shared = …`, which only Swift 5 language mode accepts.

@@ -6,6 +6,9 @@ import PackageDescription
 let package = Package(
   name: "ForgeBenchmarks",
   platforms: [.macOS(.v14), .iOS(.v17)],
+  products: [
+    .executable(name: "forge-instructions", targets: ["ForgeInstructions"])
+  ],
   dependencies: [
     .package(name: "Forge", path: ".."),
     .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
@@ -13,6 +16,18 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-dependencies", exact: "1.17.1"),
   ],
   targets: [
+    // Instruction counts under callgrind and the scaling curve
+    // (Scripts/instructions.py); only the Forge modules, no peers.
+    .executableTarget(
+      name: "ForgeInstructions",
+      dependencies: [
+        .product(name: "Forge", package: "Forge"),
+        .product(name: "ForgeInject", package: "Forge"),
+        .product(name: "SwiftPod", package: "Forge"),
+        .product(name: "DependencyFetcher", package: "Forge"),
+      ],
+      path: "Benchmarks/ForgeInstructions"
+    ),
     .executableTarget(
       name: "ForgeBenchmarks",
       dependencies: [

@@ -1,0 +1,130 @@
+// Runs N operations of one scenario for one system, for instruction counts
+// under `valgrind --tool=callgrind` (Scripts/instructions.py runs it with
+// two values of N and divides the difference, so start-up cancels out),
+// and times hits over many distinct dependencies (the scaling curve).
+//
+//   forge-instructions hit forge 100000
+//   forge-instructions scale swiftpod 5000
+//
+// Only the Forge modules: no peers and no harness, so it builds quickly
+// and its counts are ours alone.
+import DependencyFetcher
+import Forge
+import ForgeInject
+import SwiftPod
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+final class Leaf: Sendable { init() {} }
+final class TransientLeaf: Sendable { init() {} }
+
+/// What "by hand" means: a stored `let` for a kept instance, an initialiser
+/// call for a transient one.
+final class HandContainer: Sendable {
+  let leaf = Leaf()
+}
+
+final class InstructionContainer: Container, @unchecked Sendable {
+  var leaf: Leaf { provide(.singleton) { Leaf() } }
+  var transientLeaf: TransientLeaf { provide(.transient) { TransientLeaf() } }
+  func scaled(_ index: Int) -> Leaf { provide(.singleton, key: Self.keys[index]) { Leaf() } }
+  static let keys = (0..<20_000).map { "leaf\($0)" }
+}
+
+let podLeaf = Provider { _ in Leaf() }
+let podTransientLeaf = Provider(scope: AlwaysCreateNewScope()) { _ in TransientLeaf() }
+
+extension Service where T == Leaf {
+  static let instructionLeaf = Service { Leaf() }
+}
+
+/// Where results go, so that the optimiser cannot drop a resolution.
+nonisolated(unsafe) var sink: AnyObject?  // written by the one thread that runs
+
+/// Keeps a result alive past the optimiser, at the same cost for every system.
+@inline(never) func blackHole(_ object: AnyObject) { sink = object }
+
+// One resolution each, out of line, so that every system's loop is the same.
+@inline(never) func hitHand(_ container: HandContainer) -> Leaf { container.leaf }
+@inline(never) func hitForge(_ container: InstructionContainer) -> Leaf { container.leaf }
+@inline(never) func hitForgeInject(_ container: ForgeContainer) -> Leaf { try! container.resolve() }
+@inline(never) func hitSwiftPod(_ pod: SwiftPod) -> Leaf { pod.resolve(podLeaf) }
+@inline(never) func hitFetcher(_ fetcher: Fetcher) -> Leaf { fetcher.fetch(.instructionLeaf) }
+
+@inline(never) func transientHand() -> TransientLeaf { TransientLeaf() }
+@inline(never) func transientForge(_ container: InstructionContainer) -> TransientLeaf { container.transientLeaf }
+@inline(never) func transientForgeInject(_ container: ForgeContainer) -> TransientLeaf { try! container.resolve() }
+@inline(never) func transientSwiftPod(_ pod: SwiftPod) -> TransientLeaf { pod.resolve(podTransientLeaf) }
+
+func monotonicSeconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func fail(_ message: String) -> Never {
+  print("forge-instructions: \(message)")
+  exit(2)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
+  fail("usage: forge-instructions hit|transient|scale SYSTEM N")
+}
+let scenario = arguments[1]
+let system = arguments[2]
+
+let hand = HandContainer()
+let container = InstructionContainer()
+let forgeInject = ForgeContainer()
+forgeInject.register(with: .singleton) { _ in Leaf() }
+forgeInject.register(with: .transient) { _ in TransientLeaf() }
+let pod = SwiftPod()
+let fetcher = Fetcher.createDefault()
+
+switch (scenario, system) {
+case ("hit", "hand"): for _ in 0..<count { blackHole(hitHand(hand)) }
+case ("hit", "forge"): for _ in 0..<count { blackHole(hitForge(container)) }
+case ("hit", "forgeinject"): for _ in 0..<count { blackHole(hitForgeInject(forgeInject)) }
+case ("hit", "swiftpod"): for _ in 0..<count { blackHole(hitSwiftPod(pod)) }
+case ("hit", "fetcher"): for _ in 0..<count { blackHole(hitFetcher(fetcher)) }
+case ("transient", "hand"): for _ in 0..<count { blackHole(transientHand()) }
+case ("transient", "forge"): for _ in 0..<count { blackHole(transientForge(container)) }
+case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForgeInject(forgeInject)) }
+case ("transient", "swiftpod"): for _ in 0..<count { blackHole(transientSwiftPod(pod)) }
+case ("scale", _):
+  // `count` distinct kept dependencies, each resolved once, then hit
+  // round-robin; prints nanoseconds per hit (best of five passes).
+  let rounds = max(1, 2_000_000 / max(count, 1))
+  var hit: (Int) -> Leaf
+  switch system {
+  case "hand":
+    let leaves = (0..<count).map { _ in Leaf() }
+    hit = { leaves[$0] }
+  case "forge":
+    hit = { container.scaled($0) }
+  case "swiftpod":
+    let providers = (0..<count).map { _ in Provider { _ in Leaf() } }
+    hit = { pod.resolve(providers[$0]) }
+  case "fetcher":
+    let services = (0..<count).map { _ in Service { Leaf() } }
+    hit = { fetcher.fetch(services[$0]) }
+  default: fail("no scale scenario for \(system)")
+  }
+  for index in 0..<count { blackHole(hit(index)) }
+  var best = Double.infinity
+  for _ in 0..<5 {
+    let start = monotonicSeconds()
+    for _ in 0..<rounds {
+      for index in 0..<count { blackHole(hit(index)) }
+    }
+    best = min(best, (monotonicSeconds() - start) / Double(rounds * count) * 1e9)
+  }
+  print((best * 10).rounded() / 10)
+default:
+  fail("unknown scenario \(scenario) for \(system)")
+}

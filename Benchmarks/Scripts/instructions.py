@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Instructions per operation under callgrind, against the hand-written
+baseline, and the scaling curve of a cached hit; fails when a budget is
+exceeded.
+
+    cd Benchmarks
+    swift build -c release --product forge-instructions
+    python3 Scripts/instructions.py            # the tables, budgets enforced
+    python3 Scripts/instructions.py --markdown # the same, as Markdown tables
+
+Each count runs the executable twice under `valgrind --tool=callgrind`, with
+N and N + STEP operations, and divides the difference by STEP: start-up and
+set-up cancel out, and the result is the same from run to run (instruction
+counts do not move with the machine's load as wall-clock time does). Calls
+to malloc are counted the same way, from the call graph.
+
+The scaling curve is wall-clock time (best of five passes in one process),
+not instructions: what grows with the number of dependencies is cache
+misses as much as instructions.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BINARY = os.path.join(HERE, "..", ".build", "release", "forge-instructions")
+BASE, STEP = 10_000, 100_000
+DIALECTS = ["forge", "forgeinject", "swiftpod", "fetcher"]
+SCALE_SIZES = [10, 100, 1000, 5000, 20000]
+
+# The budgets of issue 10.
+HIT_EXTRA = 40          # a cached hit: at most hand-written + 40 instructions
+TRANSIENT_RATIO = 1.5   # a transient build: at most 1.5x hand-written
+SCALE_RATIO = 2.0       # a hit at 5,000 dependencies: within 2x a hit at 10
+
+
+def callgrind(scenario, system, count):
+    """(instructions, malloc calls) of one run."""
+    with tempfile.NamedTemporaryFile(suffix=".cg", delete=False) as out:
+        path = out.name
+    try:
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={path}", BINARY, scenario, system, str(count)],
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return parse(path)
+    finally:
+        os.unlink(path)
+
+
+def parse(path):
+    total, mallocs, names, calling_malloc = 0, 0, {}, False
+    name_line = re.compile(r"^c?fn=\((\d+)\)(?: (.*))?$")
+    with open(path, errors="replace") as lines:
+        for line in lines:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                total = int(line.split()[1])
+                continue
+            match = name_line.match(line.strip())
+            if match:
+                number, name = match.groups()
+                if name:
+                    names[number] = name
+                calling_malloc = line.startswith("cfn=") and names.get(number, "") == "malloc"
+                continue
+            if line.startswith("calls=") and calling_malloc:
+                mallocs += int(line.split("=")[1].split()[0])
+                calling_malloc = False
+    return total, mallocs
+
+
+def per_operation(scenario, system):
+    small = callgrind(scenario, system, BASE)
+    large = callgrind(scenario, system, BASE + STEP)
+    return (large[0] - small[0]) / STEP, (large[1] - small[1]) / STEP
+
+
+def scale(system, size):
+    out = subprocess.run([BINARY, "scale", system, str(size)], check=True, capture_output=True, text=True)
+    return float(out.stdout.strip())
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
+    parser.add_argument("--report-only", action="store_true", help="never fail on a budget")
+    args = parser.parse_args()
+    if not os.path.exists(BINARY):
+        sys.exit(f"build it first: swift build -c release --product forge-instructions ({BINARY})")
+
+    failures = []
+    rows = []
+    hand = {scenario: per_operation(scenario, "hand") for scenario in ("hit", "transient")}
+    for scenario in ("hit", "transient"):
+        hand_instructions, hand_mallocs = hand[scenario]
+        rows.append((scenario, "hand-written", hand_instructions, hand_mallocs, "", ""))
+        for system in DIALECTS:
+            if scenario == "transient" and system == "fetcher":
+                continue  # a service is made once per fetcher: no transient
+            instructions, mallocs = per_operation(scenario, system)
+            if scenario == "hit":
+                budget = hand_instructions + HIT_EXTRA
+                ok = instructions <= budget and mallocs == 0
+                limit = f"≤ {budget:.0f}, 0 mallocs"
+            else:
+                budget = hand_instructions * TRANSIENT_RATIO
+                ok = instructions <= budget
+                limit = f"≤ {budget:.0f}"
+            rows.append((scenario, system, instructions, mallocs, limit, "met" if ok else "MISSED"))
+            if not ok:
+                failures.append(f"{scenario} {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
+
+    curve = {}
+    for system in ["hand", "forge", "swiftpod", "fetcher"]:
+        curve[system] = [scale(system, size) for size in SCALE_SIZES]
+        if system != "hand":
+            ratio = curve[system][SCALE_SIZES.index(5000)] / curve[system][0]
+            if ratio > SCALE_RATIO:
+                failures.append(f"scale {system}: a hit at 5,000 dependencies is {ratio:.1f}x a hit at 10 (≤ {SCALE_RATIO}x)")
+
+    if args.markdown:
+        print("| scenario | system | instructions/op | mallocs/op | budget | |")
+        print("| --- | --- | ---: | ---: | --- | --- |")
+        for scenario, system, instructions, mallocs, limit, verdict in rows:
+            print(f"| {scenario} | {system} | {instructions:.0f} | {mallocs:.2f} | {limit} | {verdict} |")
+        print()
+        print("| system | " + " | ".join(f"{size:,}" for size in SCALE_SIZES) + " | 5,000 ÷ 10 |")
+        print("| --- | " + " | ".join("---:" for _ in SCALE_SIZES) + " | ---: |")
+        for system, values in curve.items():
+            ratio = values[SCALE_SIZES.index(5000)] / values[0]
+            print(f"| {system} | " + " | ".join(f"{value:.1f}" for value in values) + f" | {ratio:.2f} |")
+    else:
+        for scenario, system, instructions, mallocs, limit, verdict in rows:
+            print(f"{scenario:10} {system:13} {instructions:8.0f} instructions {mallocs:6.2f} mallocs  {limit:22} {verdict}")
+        print("ns per hit by number of distinct kept dependencies:", SCALE_SIZES)
+        for system, values in curve.items():
+            print(f"  {system:10} " + "  ".join(f"{value:7.1f}" for value in values))
+
+    if failures:
+        print("\nBudgets exceeded:\n  " + "\n  ".join(failures), file=sys.stderr)
+        if not args.report_only:
+            sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
