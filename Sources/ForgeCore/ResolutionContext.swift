@@ -57,12 +57,6 @@ import CForgeAtomics
     CacheLines.deallocate(fast)
   }
 
-  /// Remembers `slot` for `bits` in `store`. The store must keep the slot for
-  /// as long as it lives.
-  package func cacheSlot(_ slot: AnySlot, store: UInt, bits: SlotKeyBits) {
-    fast.pointee.remember(slot, store: store, bits: bits)
-  }
-
   /// Set while a dialect reads a property only to learn which slot key it
   /// resolves (see Forge's key-path overrides).
   @exclusivity(unchecked) package var keyCapture: KeyCapture? {

@@ -97,34 +97,46 @@ case ("transient", "forge"): for _ in 0..<count { blackHole(transientForge(conta
 case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForgeInject(forgeInject)) }
 case ("transient", "swiftpod"): for _ in 0..<count { blackHole(transientSwiftPod(pod)) }
 case ("scale", _):
-  // `count` distinct kept dependencies, each resolved once, then hit
-  // round-robin; prints nanoseconds per hit (best of five passes).
-  let rounds = max(1, 2_000_000 / max(count, 1))
-  var hit: (Int) -> Leaf
-  switch system {
-  case "hand":
-    let leaves = (0..<count).map { _ in Leaf() }
-    hit = { leaves[$0] }
-  case "forge":
-    hit = { container.scaled($0) }
-  case "swiftpod":
-    let providers = (0..<count).map { _ in Provider { _ in Leaf() } }
-    hit = { pod.resolve(providers[$0]) }
-  case "fetcher":
-    let services = (0..<count).map { _ in Service { Leaf() } }
-    hit = { fetcher.fetch(services[$0]) }
-  default: fail("no scale scenario for \(system)")
+  // `count` distinct kept dependencies and ten others, each resolved once,
+  // then hit round-robin; prints nanoseconds per hit over ten and over
+  // `count`, measured in alternating passes of one process (best of seven
+  // each), so that a slow process slows both alike.
+  func hits(_ size: Int) -> (Int) -> Leaf {
+    switch system {
+    case "hand":
+      let leaves = (0..<size).map { _ in Leaf() }
+      return { leaves[$0] }
+    case "forge":
+      let offset = size == 10 ? 19_990 : 0
+      return { container.scaled($0 + offset) }
+    case "swiftpod":
+      let providers = (0..<size).map { _ in Provider { _ in Leaf() } }
+      return { pod.resolve(providers[$0]) }
+    case "fetcher":
+      let services = (0..<size).map { _ in Service { Leaf() } }
+      return { fetcher.fetch(services[$0]) }
+    default: fail("no scale scenario for \(system)")
+    }
   }
-  for index in 0..<count { blackHole(hit(index)) }
-  var best = Double.infinity
-  for _ in 0..<5 {
+  func passTime(_ hit: (Int) -> Leaf, size: Int) -> Double {
+    let rounds = max(1, 1_000_000 / size)
     let start = monotonicSeconds()
     for _ in 0..<rounds {
-      for index in 0..<count { blackHole(hit(index)) }
+      for index in 0..<size { blackHole(hit(index)) }
     }
-    best = min(best, (monotonicSeconds() - start) / Double(rounds * count) * 1e9)
+    return (monotonicSeconds() - start) / Double(rounds * size) * 1e9
   }
-  print((best * 10).rounded() / 10)
+  let small = hits(10)
+  let large = hits(count)
+  for index in 0..<10 { blackHole(small(index)) }
+  for index in 0..<count { blackHole(large(index)) }
+  var bestSmall = Double.infinity
+  var bestLarge = Double.infinity
+  for _ in 0..<7 {
+    bestSmall = min(bestSmall, passTime(small, size: 10))
+    bestLarge = min(bestLarge, passTime(large, size: count))
+  }
+  print((bestSmall * 10).rounded() / 10, (bestLarge * 10).rounded() / 10)
 default:
   fail("unknown scenario \(scenario) for \(system)")
 }

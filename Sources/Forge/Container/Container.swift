@@ -79,6 +79,18 @@ open class Container: @unchecked Sendable {
     {
       return read.take(T.self)
     }
+    return provideResolving(scope, key: key, factory, preview: preview)
+  }
+
+  /// ``provide(_:key:_:preview:)`` past the published read, out of line:
+  /// the hit stays a small function with no frame to set up.
+  @inlinable @inline(never)
+  final func provideResolving<T>(
+    _ scope: Scope,
+    key: String,
+    _ factory: () -> Any,
+    preview: (() -> Any)?
+  ) -> T {
     do {
       if let preview, PreviewMode.mightBeActive, PreviewMode.isActive {
         return try store.resolvePreview(key, name: dependencyName(key)) {

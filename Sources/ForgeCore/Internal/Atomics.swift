@@ -40,8 +40,6 @@ import CForgeAtomics
   package static var activeOverrideScopes: AtomicCounter { AtomicCounter(word: forge_gate_word(0)) }
   @inlinable
   package static var forcedPreviewScopes: AtomicCounter { AtomicCounter(word: forge_gate_word(1)) }
-  /// Hands out store identities that are never reused.
-  package static var storeIdentities: AtomicCounter { AtomicCounter(word: forge_gate_word(2)) }
   /// Bumped whenever a slot records dependencies that differ from what it
   /// recorded before: memos of the dependency graph's shape (an override
   /// scope's reach) hold only while it is unchanged.

@@ -1,8 +1,7 @@
 import CForgeAtomics
 
 /// What the lock-free read path needs of the calling thread: its hazard
-/// pointers, its slot cache, the frames of the builds in progress and a
-/// flag. Raw memory owned by the thread's ``ResolutionContext``, reached
+/// pointers, the frames of the builds in progress and a flag. Raw memory owned by the thread's ``ResolutionContext``, reached
 /// through a C thread-local without retaining anything. Only the owning
 /// thread writes it; stores read the hazard pointers atomically, through the
 /// context's copy of their address.
@@ -33,12 +32,6 @@ import CForgeAtomics
   /// resolution uses it.
   @inlinable
   package var holdsOverrideAcrossBuild: Bool { buildDepth < Self.heldOverrideDepths }
-  /// Slots this thread found before, by store and key bits.
-  @usableFromInline let slotCache: UnsafeMutablePointer<SlotCacheEntry>
-  @usableFromInline static var slotCacheSize: Int { 1 << slotCacheBits }
-  /// 512 entries (24 KiB) in sets of two: a few hundred keys in use at
-  /// once rarely put three in one set.
-  @usableFromInline static var slotCacheBits: Int { 9 }
   /// Set while the thread reads a property in key-capture mode.
   @usableFromInline package var isCapturing = false
   /// How many builds are in progress on this thread: the number of frames.
@@ -53,35 +46,6 @@ import CForgeAtomics
   /// The owning context, which exists from the state's creation on.
   @inlinable
   package var owner: ResolutionContext { context!.takeUnretainedValue() }
-
-  /// An entry of the slot cache: enough to read a published instance
-  /// without touching the slot object.
-  ///
-  /// An entry is used only while its store is the one asking, and store
-  /// identities are never reused, so an entry of a released store is never
-  /// followed.
-  @usableFromInline package struct SlotCacheEntry {
-    @usableFromInline var store: UInt = 0
-    @usableFromInline var bits = SlotKeyBits(0, 0)
-    @usableFromInline package var valueType: ObjectIdentifier?
-    @usableFromInline package var cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-    @usableFromInline package var slot: Unmanaged<AnySlot>?
-
-    @usableFromInline
-    init(
-      store: UInt = 0,
-      bits: SlotKeyBits = SlotKeyBits(0, 0),
-      valueType: ObjectIdentifier? = nil,
-      cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>? = nil,
-      slot: Unmanaged<AnySlot>? = nil
-    ) {
-      self.store = store
-      self.bits = bits
-      self.valueType = valueType
-      self.cell = cell
-      self.slot = slot
-    }
-  }
 
   /// One build in progress. The slot is not retained: whoever pushes the
   /// frame holds the slot until it pops it.
@@ -110,15 +74,11 @@ import CForgeAtomics
     // Every read writes a hazard pointer twice: lines of their own.
     hazard = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: Self.hazardCount)
     hazard.initialize(repeating: nil, count: Self.hazardCount)
-    slotCache = CacheLines.allocate(SlotCacheEntry.self, count: Self.slotCacheSize)
-    slotCache.initialize(repeating: SlotCacheEntry(), count: Self.slotCacheSize)
     frames = .allocate(capacity: frameCapacity)
   }
 
   func deallocate() {
     CacheLines.deallocate(hazard)
-    slotCache.deinitialize(count: Self.slotCacheSize)
-    CacheLines.deallocate(slotCache)
     frames.deallocate()  // BuildFrame is trivial: nothing to deinitialize
   }
 
@@ -183,41 +143,6 @@ import CForgeAtomics
     frames.deallocate()
     frames = larger
     frameCapacity *= 2
-  }
-
-  /// The first of the two entries (a set) where `bits` of `store` may be
-  /// cached.
-  @inlinable
-  static func index(store: UInt, bits: SlotKeyBits) -> Int {
-    let mixed = (bits.first &* 0x9E37_79B9_7F4A_7C15) ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F) ^ (store &* 0x1656_67B1_9E37_79F9)
-    return Int(truncatingIfNeeded: mixed >> (UInt.bitWidth - slotCacheBits)) & ~1
-  }
-
-  /// The entry cached for `bits` in the store with identity `store`.
-  @inlinable @inline(__always)
-  package func entry(store: UInt, bits: SlotKeyBits) -> SlotCacheEntry? {
-    let index = Self.index(store: store, bits: bits)
-    let first = slotCache[index]
-    if first.store == store, first.bits == bits, first.slot != nil { return first }
-    let second = slotCache[index + 1]
-    guard second.store == store, second.bits == bits, second.slot != nil else { return nil }
-    return second
-  }
-
-  /// Remembers `slot` for `bits` in `store`, in the first entry of its set;
-  /// what was there moves to the second, pushing out the entry found
-  /// longest ago. Two keys that share a set therefore both stay cached.
-  func remember(_ slot: AnySlot, store: UInt, bits: SlotKeyBits) {
-    let index = Self.index(store: store, bits: bits)
-    let first = slotCache[index]
-    if first.slot != nil, first.store != store || first.bits != bits { slotCache[index + 1] = first }
-    slotCache[index] = SlotCacheEntry(
-      store: store,
-      bits: bits,
-      valueType: slot.valueType,
-      cell: slot.cell,
-      slot: .passUnretained(slot)
-    )
   }
 
   /// Takes hold of the box published in `cell`, under this thread's hazard

@@ -21,16 +21,33 @@ extension SlotStore where Key == IdentityKey {
   /// Callers pass the object's `ObjectIdentifier`, not the object: a generic
   /// object parameter would make them look up its (generic) class metadata,
   /// and an `AnyObject` would retain it, on every call.
+  ///
+  /// The lifetime is read only on a miss: an object's lifetime never
+  /// changes, and only a kept instance is ever published, so a hit needs
+  /// neither the lifetime nor a read of the object.
   @inlinable
   package func resolveObject<T>(
     identity: ObjectIdentifier,
+    key: @autoclosure () -> IdentityKey,
+    lifetime: @autoclosure () -> Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T
+  ) throws -> T {
+    let bits = SlotKeyBits(identity: identity)
+    if let read = beginPublishedRead(bits: bits, as: T.self) { return read.take(T.self) }
+    return try resolveObjectResolving(bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory)
+  }
+
+  /// ``resolveObject(identity:key:lifetime:name:factory:)`` past the
+  /// published read, out of line: the hit stays a small function.
+  @inlinable @inline(never)
+  func resolveObjectResolving<T>(
+    bits: SlotKeyBits,
     key: @autoclosure () -> IdentityKey,
     lifetime: Lifetime,
     name: @autoclosure () -> String,
     factory: () throws -> T
   ) throws -> T {
-    let bits = SlotKeyBits(identity: identity)
-    if lifetime.isStored, let read = beginPublishedRead(bits: bits, as: T.self) { return read.take(T.self) }
-    return try resolveByBits(bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory)
+    try resolveByBits(bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory)
   }
 }

@@ -43,10 +43,11 @@ import CForgeAtomics
     self.storeLock = storeLock
     self.valueType = ObjectIdentifier(valueType)
     self.valueMetatype = valueType
-    // Read on every resolution of the slot, written rarely: one span of
-    // cache lines for the three cells.
-    cell = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: 3)
-    cell.initialize(repeating: nil, count: 3)
+    // Read on every resolution of the slot, written rarely: one cache line
+    // for the three cells, a flag, and room for a small instance's box, so
+    // that a hit reads one line of the slot's, not two.
+    cell = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: AnySlot.lineWords)
+    cell.initialize(repeating: nil, count: AnySlot.lineWords)
     overrideCell = cell + 1
     registrationCell = AnySlot.registrationCell(after: cell)
   }
@@ -75,6 +76,23 @@ import CForgeAtomics
   /// ``Slot/Registered``).
   @usableFromInline let registrationCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
+  /// Words in the slot's line: the three cells, the inline box's flag, and
+  /// the inline box (``inlineBox``).
+  static let lineWords = 8
+
+  /// Nonzero while the inline box holds an instance; written with the
+  /// store's lock held when an instance moves in, and when a retired inline
+  /// box is destroyed (without it), so through atomics.
+  var inlineBoxInUse: UnsafeMutablePointer<Int> {
+    UnsafeMutableRawPointer(cell + 3).assumingMemoryBound(to: Int.self)
+  }
+
+  /// Room for the box of an instance of up to four words, in the line of
+  /// the slot's cells: the first instance the slot keeps goes there, and
+  /// any other while it is free.
+  var inlineBox: UnsafeMutableRawPointer { UnsafeMutableRawPointer(cell + 4) }
+  static let inlineBoxBytes = 4 * MemoryLayout<UInt>.size
+
   /// The registration cell of the slot whose instance cell is `cell`: the
   /// three cells are consecutive, so a reader that holds a thread cache
   /// entry needs no access to the slot object to find it.
@@ -90,7 +108,7 @@ import CForgeAtomics
     if let box = cell.pointee { destroy(box, kind: .instance) }
     if let box = overrideCell.pointee { destroy(box, kind: .override) }
     if let box = registrationCell.pointee { destroy(box, kind: .registration) }
-    CacheLines.deallocate(cell)  // and the two cells after it
+    CacheLines.deallocate(cell)  // and the rest of the line
     dependenciesRecorded.deallocate()
   }
 
@@ -242,9 +260,18 @@ import CForgeAtomics
     default:
       value = instance
       storedLifetime = lifetime
-      // Every cached hit reads the box, and the instance allocated just
-      // before it has a reference count that every hit writes.
-      let box = CacheLines.allocate(T.self)
+      let box: UnsafeMutablePointer<T>
+      if MemoryLayout<T>.size <= AnySlot.inlineBoxBytes, MemoryLayout<T>.alignment <= MemoryLayout<UInt>.alignment,
+        forge_counter_load(inlineBoxInUse) == 0
+      {
+        forge_counter_add(inlineBoxInUse, 1)
+        box = inlineBox.assumingMemoryBound(to: T.self)
+      } else {
+        // Every cached hit reads the box, and the instance allocated just
+        // before it has a reference count that every hit writes: a line
+        // of its own.
+        box = CacheLines.allocate(T.self)
+      }
       box.initialize(to: instance)
       return forge_exchange_seq_cst(cell, UnsafeMutableRawPointer(box))
     }
@@ -335,7 +362,11 @@ import CForgeAtomics
     } else {
       let typed = box.assumingMemoryBound(to: T.self)
       typed.deinitialize(count: 1)
-      CacheLines.deallocate(typed)
+      if box == inlineBox {
+        forge_counter_add(inlineBoxInUse, -1)
+      } else {
+        CacheLines.deallocate(typed)
+      }
     }
   }
 

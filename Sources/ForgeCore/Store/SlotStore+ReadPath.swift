@@ -3,25 +3,26 @@ import CForgeAtomics
 /// The entry points every dialect calls, inlinable so that the caller's
 /// call specialises them for its `T`, and the lock-free hit they start with.
 ///
-/// A hit takes no lock, hashes nothing and allocates nothing: the calling
-/// thread finds the slot in its slot cache (``ThreadFastState``) and reads
-/// the published instance under its hazard pointer. Everything else (a
+/// A hit takes no lock and allocates nothing: the calling thread finds the
+/// slot in the store's published ``SlotTable`` (one hash of the key's bits,
+/// whatever the number of slots) and reads the published instance under
+/// its hazard pointer. Everything else (a
 /// build, an override, a scope, a key the thread has not seen) goes to
 /// ``resolveGeneral(bits:key:lifetime:name:factory:known:thread:)``.
 extension SlotStore {
-  /// The cache entry this thread has for `bits`, when no override can apply
-  /// to it and it holds a `T`: the start of every lock-free read.
+  /// The table entry for `bits`, when no override can apply to it and it
+  /// holds a `T`: the start of every lock-free read.
   @inlinable @inline(__always)
   func knownEntry<T>(
     bits: SlotKeyBits?,
     as type: T.Type,
     in thread: UnsafeMutablePointer<ThreadFastState>
-  ) -> ThreadFastState.SlotCacheEntry? {
+  ) -> SlotTableEntry? {
     guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
       !thread.pointee.isCapturing,
       let bits,
-      let entry = thread.pointee.entry(store: identityNumber, bits: bits),
-      entry.valueType == ObjectIdentifier(T.self)
+      let entry = SlotTable.entry(in: tableCell, for: bits),
+      entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
     else { return nil }
     return entry
   }
@@ -42,8 +43,7 @@ extension SlotStore {
     let thread = ResolutionContext.currentFast
     guard thread.pointee.recordsNothing,
       let entry = knownEntry(bits: bits, as: T.self, in: thread),
-      let cell = entry.cell,
-      let box = thread.pointee.beginRead(cell)
+      let box = thread.pointee.beginRead(entry.cell)
     else { return nil }
     return PublishedRead(box: box, thread: thread)
   }
@@ -52,12 +52,6 @@ extension SlotStore {
   /// when it would take the locked path. For tests and introspection.
   package func published<T>(bits: SlotKeyBits, as type: T.Type) -> T? {
     beginPublishedRead(bits: bits, as: T.self)?.take(T.self)
-  }
-
-  /// The set of a thread's slot cache where `bits` of this store are
-  /// cached. For tests.
-  package func threadCacheSet(of bits: SlotKeyBits) -> Int {
-    ThreadFastState.index(store: identityNumber, bits: bits)
   }
 
   /// Resolves `key`, building with `factory` when no override applies and no
@@ -96,18 +90,19 @@ extension SlotStore {
     let thread = ResolutionContext.currentFast
     var known: Unmanaged<AnySlot>?
     if !thread.pointee.isCapturing, let bits,
-      let entry = thread.pointee.entry(store: identityNumber, bits: bits),
-      entry.valueType == ObjectIdentifier(T.self)
+      let entry = SlotTable.entry(in: tableCell, for: bits),
+      entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
     {
-      known = entry.slot
-      if let known, thread.pointee.recordsNothing, Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 {
+      let slot = entry.slot
+      known = slot
+      if thread.pointee.recordsNothing, Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 {
         if lifetime.isStored {
-          if let cell = entry.cell, let box = thread.pointee.beginRead(cell) {
+          if let box = thread.pointee.beginRead(entry.cell) {
             return PublishedRead(box: box, thread: thread).take(T.self)
           }
-        } else if canBuildRecordingNothing(known, thread: thread) {
+        } else if canBuildRecordingNothing(slot, thread: thread) {
           var scopeDepth = 0  // no scope exists: stays 0
-          return try buildRecordingNothing(known, factory: factory, thread: thread, scopeDepth: &scopeDepth)
+          return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
         }
       }
     }
@@ -256,8 +251,8 @@ extension SlotStore {
     }
   }
 
-  /// The general path: finds the slot under the lock, lets the calling
-  /// thread find it without the lock from then on, and applies the layers.
+  /// The general path: finds the slot under the lock (making it, and
+  /// publishing it in the table, on first use) and applies the layers.
   func resolveLocked<T>(
     _ key: Key,
     lifetime: Lifetime,
@@ -274,7 +269,6 @@ extension SlotStore {
       lock.unlock()
       throw error
     }
-    rememberLocked(slot, for: key, thread: thread)
     lock.unlock()
     thread.pointee.owner.recordDependency(slot)
     return try resolveLayers(slot, lifetime: lifetime, factory: factory, servesPreview: servesPreview, thread: thread)

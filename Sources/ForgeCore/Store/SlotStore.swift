@@ -28,13 +28,15 @@ import CForgeAtomics
   // atomics. The lock serialises every access, so the dynamic exclusivity
   // checks are switched off for them.
   @usableFromInline package let lock = ConditionLock()
-  /// Never reused, unlike an address: threads' slot caches key on it.
-  @usableFromInline let identityNumber = UInt(Gates.storeIdentities.add(1))
   /// How many container-wide overrides are installed; while any is, reads
   /// take the path that applies them.
   @usableFromInline let overrideCount = AtomicCounter()
   /// Boxes taken out of their cells that a reader may still hold.
   @exclusivity(unchecked) var retired = RetiredBoxes()
+  /// The slots by key bits, for reads without the lock.
+  @exclusivity(unchecked) var table = SlotTable()
+  /// Where ``table`` publishes itself: what the read path starts from.
+  @usableFromInline let tableCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   @usableFromInline @exclusivity(unchecked) var slots: [Key: AnySlot] = [:]
   /// Registered factories that nothing has resolved yet (see
   /// ``register(_:name:lifetime:builder:as:bind:)``).
@@ -46,6 +48,7 @@ import CForgeAtomics
   @exclusivity(unchecked) var discoveredKeys: [AnyHashable: Key] = [:]
 
   package init() {
+    tableCell = table.cell
     // Before any thread can read from this store without the lock.
     forge_fences_setup()
   }
@@ -54,6 +57,7 @@ import CForgeAtomics
     overrideCount.deallocate()
     // No thread can be reading: it would hold a reference to the store.
     retired.destroyAll()
+    table.deallocate()
   }
 
   var identity: ObjectIdentifier { ObjectIdentifier(self) }
@@ -66,6 +70,8 @@ import CForgeAtomics
     let slot = Slot<T>(name: name(), target: OverrideScope.Target(store: identity, key: key), storeLock: lock)
     if !overrides.isEmpty, let entry = overrides[key] { _ = slot.publishOverride(entry) }
     slots[key] = slot
+    // The bits of the key the store keeps, which stay valid as long as it.
+    if let index = slots.index(forKey: key), let bits = slots.keys[index].identityBits { table.insert(slot, bits: bits) }
     return slot
   }
 
@@ -85,18 +91,6 @@ import CForgeAtomics
       actual: actual ?? slot.valueTypeName,
       chain: ResolutionContext.current.chain
     )
-  }
-
-  /// Lets the calling thread find `slot` without the lock from now on, unless
-  /// it already does. Call with the lock held, after finding `slot` for `key`.
-  func rememberLocked(_ slot: AnySlot, for key: Key, thread: UnsafeMutablePointer<ThreadFastState>) {
-    guard let bits = key.identityBits,
-      thread.pointee.entry(store: identityNumber, bits: bits)?.slot?.toOpaque()
-        != Unmanaged.passUnretained(slot).toOpaque(),
-      let index = slots.index(forKey: key),
-      slots.keys[index].identityBits == bits  // the store keeps exactly these bits alive
-    else { return }
-    thread.pointee.remember(slot, store: identityNumber, bits: bits)
   }
 
   // MARK: Retiring and releasing

@@ -1,0 +1,159 @@
+import CForgeAtomics
+
+/// A store's slots by key bits, for reads without a lock: an open-addressing
+/// hash table in raw memory, published through one atomic cell.
+///
+/// Entries are only ever added, never changed or removed (a store keeps its
+/// slots as long as it lives), so a reader needs no hazard pointer for the
+/// table: an entry is written in full before its slot word is published
+/// (release), and a reader takes the slot word first (acquire). When the
+/// table fills past half, the store publishes a copy twice the size and
+/// keeps the old one, whose entries stay valid, until it dies; the old
+/// tables add up to less than the current one. A lookup costs the same
+/// with ten slots or twenty thousand: one hash, usually one probe.
+///
+/// ```swift
+/// if let entry = SlotTable.entry(in: store.tableCell, for: bits),
+///   entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
+/// {
+///   // entry.cell holds the published instance
+/// }
+/// ```
+@usableFromInline package struct SlotTable {
+  /// Words before the entries: the shift that turns a hash into an index,
+  /// and the mask that wraps a probe.
+  @usableFromInline static var headerWords: Int { 2 }
+  /// Words per entry: slot (published last), the two key words, the value
+  /// type, the instance cell.
+  @usableFromInline static var entryWords: Int { 5 }
+  static let initialCapacity = 16
+
+  /// The published table: header and entries in one allocation. The
+  /// store keeps a copy of the address for its read path.
+  let cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  /// How many entries the published table holds; written under the
+  /// store's lock.
+  private var count = 0
+  private var capacity = 0
+  /// Tables replaced by larger ones, which readers may still be probing.
+  private var retiredTables: [UnsafeMutableRawPointer] = []
+
+  init() {
+    cell = CacheLines.allocate(UnsafeMutableRawPointer?.self)
+    cell.initialize(to: nil)
+  }
+
+  /// Frees every table; only when no reader can exist (the store is going).
+  mutating func deallocate() {
+    if let table = cell.pointee { table.deallocate() }
+    for table in retiredTables { table.deallocate() }
+    retiredTables.removeAll()
+    CacheLines.deallocate(cell)
+  }
+
+  /// The entry for `bits`, if the table published in `cell` has one.
+  @inlinable @inline(__always)
+  package static func entry(in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>, for bits: SlotKeyBits) -> SlotTableEntry? {
+    guard let table = forge_load_acquire(cell) else { return nil }
+    let words = table.assumingMemoryBound(to: UInt.self)
+    let mask = words[1]
+    var index = Self.hash(bits) &>> words[0]
+    while true {
+      let entry = words + Self.headerWords + Int(bitPattern: index) &* Self.entryWords
+      guard forge_load_acquire(UnsafeMutableRawPointer(entry).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) != nil
+      else { return nil }
+      if entry[1] == bits.first, entry[2] == bits.second { return SlotTableEntry(words: entry) }
+      index = (index &+ 1) & mask
+    }
+  }
+
+  /// Mixes both key words into the high bits, which the shift keeps.
+  @inlinable @inline(__always)
+  static func hash(_ bits: SlotKeyBits) -> UInt {
+    (bits.first ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F)) &* 0x9E37_79B9_7F4A_7C15
+  }
+
+  /// Adds `slot` under `bits`, growing the table first when it is half
+  /// full. Call with the store's lock held, once per slot.
+  mutating func insert(_ slot: AnySlot, bits: SlotKeyBits) {
+    if (count + 1) * 2 > capacity { grow() }
+    guard let table = cell.pointee else { return }
+    Self.place(slot: Unmanaged.passUnretained(slot).toOpaque(), bits: bits, valueType: slot.valueType, cell: slot.cell, in: table)
+    count += 1
+  }
+
+  private mutating func grow() {
+    let newCapacity = max(Self.initialCapacity, capacity * 2)
+    let words = Self.headerWords + newCapacity * Self.entryWords
+    let table = UnsafeMutableRawPointer.allocate(byteCount: words * MemoryLayout<UInt>.size, alignment: 64)
+    table.initializeMemory(as: UInt.self, repeating: 0, count: words)
+    let header = table.assumingMemoryBound(to: UInt.self)
+    header[0] = UInt(UInt.bitWidth - newCapacity.trailingZeroBitCount)
+    header[1] = UInt(newCapacity - 1)
+    if let old = cell.pointee {
+      let oldWords = old.assumingMemoryBound(to: UInt.self)
+      for index in 0..<capacity {
+        let entry = oldWords + Self.headerWords + index * Self.entryWords
+        guard let slot = UnsafeMutableRawPointer(bitPattern: entry[0]) else { continue }
+        Self.place(
+          slot: slot,
+          bits: SlotKeyBits(entry[1], entry[2]),
+          valueType: unsafeBitCast(entry[3], to: ObjectIdentifier.self),
+          cell: UnsafeMutablePointer(bitPattern: entry[4])!,
+          in: table
+        )
+      }
+      retiredTables.append(old)
+    }
+    forge_store_release(cell, table)
+    capacity = newCapacity
+  }
+
+  /// Writes an entry into `table` (not yet published, or published with
+  /// the entry's slot word still empty): the slot word last, with release.
+  private static func place(
+    slot: UnsafeMutableRawPointer,
+    bits: SlotKeyBits,
+    valueType: ObjectIdentifier,
+    cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    in table: UnsafeMutableRawPointer
+  ) {
+    let words = table.assumingMemoryBound(to: UInt.self)
+    var index = hash(bits) &>> words[0]
+    var entry = words + headerWords + Int(bitPattern: index) * entryWords
+    while entry[0] != 0 {
+      index = (index &+ 1) & words[1]
+      entry = words + headerWords + Int(bitPattern: index) * entryWords
+    }
+    entry[1] = bits.first
+    entry[2] = bits.second
+    entry[3] = UInt(bitPattern: valueType)
+    entry[4] = UInt(bitPattern: cell)
+    forge_store_release(UnsafeMutableRawPointer(entry).assumingMemoryBound(to: UnsafeMutableRawPointer?.self), slot)
+  }
+}
+
+/// One entry of a ``SlotTable``: enough to read a published instance
+/// without touching the slot object.
+@usableFromInline package struct SlotTableEntry {
+  @usableFromInline let words: UnsafeMutablePointer<UInt>
+
+  @inlinable
+  init(words: UnsafeMutablePointer<UInt>) { self.words = words }
+
+  /// The slot, which its store keeps as long as it lives.
+  @inlinable
+  package var slot: Unmanaged<AnySlot> {
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: words[0]).unsafelyUnwrapped)
+  }
+
+  /// The type of the slot's instances, as an `ObjectIdentifier`'s bits.
+  @inlinable
+  package var valueTypeBits: UInt { words[3] }
+
+  /// The slot's instance cell.
+  @inlinable
+  package var cell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    UnsafeMutablePointer(bitPattern: words[4]).unsafelyUnwrapped
+  }
+}
