@@ -52,7 +52,7 @@ struct ResetDuringBuildTests {
 
   @Test("clearing by key while the build runs")
   func clearByKey() {
-    let (_, after) = clearDuringBuild(lifetime: .singleton) { $0.clearStored(matchingKey: { key, _ in key == "k" }) }
+    let (_, after) = clearDuringBuild(lifetime: .singleton) { $0.clearStoredForKeys(where: { key, _ in key == "k" }) }
     #expect(after.label == "new state")
   }
 }

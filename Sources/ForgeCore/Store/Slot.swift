@@ -301,7 +301,7 @@ import CForgeAtomics
   func finishScopeBuild(for scope: ObjectIdentifier, ticket: BuildState.Ticket, keeping instance: T?, lifetime: Lifetime) {
     guard let index = scopeKept.firstIndex(where: { $0.scope == scope }) else { return }
     guard let instance else { return scopeKept[index].state.abandon(ticket) }
-    if scopeKept[index].state.finish(ticket) { keepInScope(index, instance, lifetime: lifetime) }
+    if scopeKept[index].state.finish(ticket) { keepInScopeEntry(at: index, instance, lifetime: lifetime) }
   }
 
   /// Keeps `instance` for `scope`, built by a container build that turned
@@ -309,15 +309,15 @@ import CForgeAtomics
   /// entry for the scope before.
   func keepInScope(_ scope: ObjectIdentifier, _ instance: T, lifetime: Lifetime) -> Bool {
     if let index = scopeKept.firstIndex(where: { $0.scope == scope }) {
-      if scopeKept[index].instance == nil { keepInScope(index, instance, lifetime: lifetime) }
+      if scopeKept[index].instance == nil { keepInScopeEntry(at: index, instance, lifetime: lifetime) }
       return false
     }
     scopeKept.append(ScopeKept(scope: scope))
-    keepInScope(scopeKept.count - 1, instance, lifetime: lifetime)
+    keepInScopeEntry(at: scopeKept.count - 1, instance, lifetime: lifetime)
     return true
   }
 
-  private func keepInScope(_ index: Int, _ instance: T, lifetime: Lifetime) {
+  private func keepInScopeEntry(at index: Int, _ instance: T, lifetime: Lifetime) {
     switch lifetime {
     case .transient: return
     case .weak:

@@ -10,7 +10,7 @@ extension SlotStore {
   /// store.clearStored { $0 == .cached }   // Forge's resetCached()
   /// ```
   package func clearStored(where matches: (Lifetime) -> Bool) {
-    clearStored { _, lifetime in matches(lifetime) }
+    clearStoredForKeys { _, lifetime in matches(lifetime) }
   }
 
   /// Drops every kept instance whose key and lifetime match, including those
@@ -18,9 +18,9 @@ extension SlotStore {
   /// released after the lock is given up, since a deinit may resolve again.
   ///
   /// ```swift
-  /// store.clearStored { key, _ in !preserved.contains(key) }   // ForgeInject's reset(preserving:)
+  /// store.clearStoredForKeys { key, _ in !preserved.contains(key) }   // ForgeInject's reset(preserving:)
   /// ```
-  package func clearStored(matchingKey matches: (Key, Lifetime) -> Bool) {
+  package func clearStoredForKeys(where matches: (Key, Lifetime) -> Bool) {
     var released: [Any] = []
     let boxes: [RetiredBox] = lock.withLock {
       func clear(_ slot: AnySlot, _ key: Key) {

@@ -90,7 +90,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
 
   public func reset(preserving types: [Any.Type]) {
     let preserved = Set(types.map(ObjectIdentifier.init))
-    store.clearStored(matchingKey: { key, _ in !preserved.contains(key) })
+    store.clearStoredForKeys(where: { key, _ in !preserved.contains(key) })
   }
 
   /// The types registered in this container, named in full, in the order
