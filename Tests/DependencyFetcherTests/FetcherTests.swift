@@ -59,12 +59,14 @@ struct FetcherTests {
 
   @Test("a service whose closure fetches another service from the same fetcher works")
   func nestedFetch() {
-    final class Ref: @unchecked Sendable { var fetcher: Fetcher? }
+    // Weak: the fetcher keeps the service, whose closure reaches the fetcher.
+    final class Ref: @unchecked Sendable { weak var fetcher: Fetcher? }
     let ref = Ref()
     let inner = Service { Thing("inner") }
     let outer = Service { [ref.fetcher!.fetch(inner)] }
-    ref.fetcher = Fetcher.createDefault()
-    #expect(ref.fetcher!.fetch(outer)[0] === ref.fetcher!.fetch(inner))
+    let fetcher = Fetcher.createDefault()
+    ref.fetcher = fetcher
+    #expect(fetcher.fetch(outer)[0] === fetcher.fetch(inner))
   }
 
   @Test("unnamed services are named by their type in messages")

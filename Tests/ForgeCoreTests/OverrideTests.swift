@@ -113,6 +113,7 @@ struct OverrideTests {
       }
     }
     #expect(seen.count == 4_000)
+    store.removeAllOverrides()  // the outer override's factory holds the store
   }
 
   @Test("scoped overrides beat container-wide ones and end with the scope")

@@ -29,12 +29,14 @@ struct ForgeInjectEngineRegressionTests {
     let first = ForgeContainer()
     let second = ForgeContainer()
     let barrier = Barrier(2)
-    first.register(with: .singleton) { _ in
+    // Unowned: each container's builder reaching the other strongly would
+    // keep both alive forever (LeakSanitizer says so).
+    first.register(with: .singleton) { [unowned second] _ in
       barrier.arrive()
       let _: RightService = try second.resolve()
       return Left() as LeftService
     }
-    second.register(with: .singleton) { _ in
+    second.register(with: .singleton) { [unowned first] _ in
       barrier.arrive()
       let _: LeftService = try first.resolve()
       return Right() as RightService

@@ -50,10 +50,11 @@ final class FetcherServices: Sendable {
   subscript(key: FetcherModel.Key) -> Service<Instance> { [s1, s2, s3][key.rawValue] }
 }
 
-/// The fetcher a run creates, set once its builder is done.
+/// The fetcher a run creates, set once its builder is done. Weak: the
+/// fetcher keeps the services, whose closures reach it through this box.
 final class FetcherBox: @unchecked Sendable {
   // @unchecked: written once before any service is fetched, then only read.
-  var fetcher: Fetcher?
+  weak var fetcher: Fetcher?
 }
 
 @Suite("DependencyFetcher against its reference model", .timeLimit(.minutes(5)))
@@ -72,11 +73,12 @@ struct DependencyFetcherModelTests {
       for key in overridden.sorted(by: { $0.rawValue < $1.rawValue }) {
         builder = builder.addOverride(for: services[key], makeService: { serials.make("override \(key)") })
       }
-      box.fetcher = builder.done()
+      let fetcher = builder.done()
+      box.fetcher = fetcher
       var model = FetcherModel(overridden: overridden)
       for code in fetches {
         let key = FetcherModel.Key(rawValue: code)!
-        let real = box.fetcher!.fetch(services[key]).made
+        let real = fetcher.fetch(services[key]).made
         let expected = model.fetch(key)
         #expect(real == expected, "overrides \(overridden), fetch \(key): the fetcher gave \(real), the model \(expected)")
         if real != expected { return }
