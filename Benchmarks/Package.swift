@@ -17,7 +17,9 @@ let package = Package(
   ],
   targets: [
     // Instruction counts under callgrind and the scaling curve
-    // (Scripts/instructions.py); only the Forge modules, no peers.
+    // (Scripts/instructions.py); only the Forge modules, no peers. Outside
+    // Benchmarks/, where the benchmark plugin takes every target for one
+    // of its own.
     .executableTarget(
       name: "ForgeInstructions",
       dependencies: [
@@ -26,7 +28,7 @@ let package = Package(
         .product(name: "SwiftPod", package: "Forge"),
         .product(name: "DependencyFetcher", package: "Forge"),
       ],
-      path: "Benchmarks/ForgeInstructions"
+      path: "Sources/ForgeInstructions"
     ),
     .executableTarget(
       name: "ForgeBenchmarks",
