@@ -394,7 +394,7 @@ import CForgeAtomics
   case text(String)
   case type(Any.Type)
 
-  package var rendered: String {
+  @usableFromInline package var rendered: String {
     switch self {
     case .text(let text): text
     case .type(let type): String(reflecting: type)

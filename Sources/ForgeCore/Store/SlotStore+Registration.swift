@@ -36,7 +36,13 @@ extension SlotStore {
       return
     }
     lock.unlock()
-    guard let factory = bind(builder) else { preconditionFailure("bind must accept the builders it is registered with") }
+    guard let factory = bind(builder) else {
+      // fatalError, not preconditionFailure: an optimised build drops a
+      // precondition's message, and this one says which key went wrong.
+      fatalError(
+        "ForgeCore: the builder registered for \(name().rendered) does not fit its bind; "
+          + "bind must accept the builders it is registered with (the dialect that registers it has a bug)")
+    }
     // Slots are never removed, so the key's slot is still there.
     try reRegister(key, lifetime: lifetime, factory: factory)
   }
