@@ -9,6 +9,10 @@ exceeded.
     python3 Scripts/instructions.py --markdown # the same, as Markdown tables
     python3 Scripts/instructions.py --today    # what CI runs: instructions held to today's levels
 
+Scenarios: a cached hit, a transient build, and a resolution while an
+override is in force (container-wide; `forge-scope`: in a `withOverrides`
+scope), against a hit of the same dialect.
+
 Each count runs the executable twice under `valgrind --tool=callgrind`, with
 N and N + STEP operations, and divides the difference by STEP: start-up and
 set-up cancel out, and the result is the same from run to run (instruction
@@ -40,6 +44,13 @@ SCALE_RATIO = 2.0       # a hit at 5,000 dependencies: within 2x a hit at 10
 # change makes it worse (see Benchmarks/README.md, "Instruction counts").
 HIT_EXTRA_TODAY = 125
 TRANSIENT_RATIO_TODAY = 2.2
+# Issue 5's: a resolution while an override is in force costs at most twice
+# a plain cached hit of the same dialect. Met by container-wide overrides;
+# a `withOverrides` scope reads a task-local on every resolution and misses
+# it, so CI holds that one to today's level.
+OVERRIDE_RATIO = 2.0
+SCOPED_OVERRIDE_RATIO_TODAY = 3.3
+OVERRIDE_SYSTEMS = ["forge", "forge-scope", "swiftpod", "fetcher"]
 
 
 def callgrind(scenario, system, count):
@@ -126,6 +137,20 @@ def main():
             rows.append((scenario, system, instructions, mallocs, limit, "met" if ok else "MISSED"))
             if not ok:
                 failures.append(f"{scenario} {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
+
+    hits = {system: instructions for scenario, system, instructions, *_ in rows if scenario == "hit"}
+    for system in OVERRIDE_SYSTEMS:
+        instructions, mallocs = per_operation("override", system)
+        hit = hits["forge" if system == "forge-scope" else system]
+        ratio = OVERRIDE_RATIO
+        if system == "forge-scope" and args.today:
+            ratio = SCOPED_OVERRIDE_RATIO_TODAY
+        budget = hit * ratio
+        ok = instructions <= budget and mallocs == 0
+        limit = f"≤ {budget:.0f} ({ratio}× its hit), 0 mallocs"
+        rows.append(("override", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
+        if not ok:
+            failures.append(f"override {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
 
     # Each size in a process of its own, paired with a hit over ten in the
     # same process; the ratio at 5,000 is the median of three processes.

@@ -8,6 +8,7 @@ times. Mallocs are the p50 of "Malloc (total)" per operation.
 
 Usage: swift package benchmark --no-progress | tee run.txt
        python3 Scripts/ratios.py run.txt
+       python3 Scripts/ratios.py run1.txt run2.txt run3.txt   # one column pair per run
 """
 import re
 import sys
@@ -43,24 +44,34 @@ def parse(text):
 
 
 def main():
-    text = open(sys.argv[1], encoding="utf-8").read() if len(sys.argv) > 1 else sys.stdin.read()
-    results = parse(text)
-    scenarios = []
-    for scenario, _ in results:
-        if scenario not in scenarios:
-            scenarios.append(scenario)
-    print("| scenario | system | ns/op (p50) | × hand-written | mallocs/op (p50) |")
-    print("| --- | --- | ---: | ---: | ---: |")
+    """One run: ns, ratio and mallocs. Several runs (one file each): ns and
+    ratio per run, each ratio against the hand-written median of its own
+    run, and the mallocs of the first."""
+    paths = sys.argv[1:]
+    runs = [parse(open(path, encoding="utf-8").read()) for path in paths] if paths else [parse(sys.stdin.read())]
+    scenarios, keys = [], []
+    for key in runs[0]:
+        keys.append(key)
+        if key[0] not in scenarios:
+            scenarios.append(key[0])
+    if len(runs) == 1:
+        print("| scenario | system | ns/op (p50) | × hand-written | mallocs/op (p50) |")
+        print("| --- | --- | ---: | ---: | ---: |")
+    else:
+        heads = " | ".join(f"run {n} ns/op | run {n} × hand" for n in range(1, len(runs) + 1))
+        print(f"| scenario | system | {heads} | mallocs/op |")
+        print("| --- | --- | " + " | ".join("---: | ---:" for _ in runs) + " | ---: |")
     for scenario in scenarios:
-        systems = [(system, values) for (s, system), values in results.items() if s == scenario]
-        base = dict(systems).get("hand-written", {}).get("ns")
-        for system, values in systems:
-            ns = values.get("ns")
-            ratio = f"{ns / base:.2f}" if ns is not None and base else "–"
-            ns_text = f"{ns:,.0f}" if ns is not None else "–"
-            mallocs = values.get("mallocs")
-            mallocs_text = f"{mallocs:g}" if mallocs is not None else "–"
-            print(f"| {scenario} | {system} | {ns_text} | {ratio} | {mallocs_text} |")
+        for key in [k for k in keys if k[0] == scenario]:
+            cells = []
+            for run in runs:
+                base = run.get((scenario, "hand-written"), {}).get("ns")
+                ns = run.get(key, {}).get("ns")
+                cells.append(f"{ns:,.0f}" if ns is not None else "–")
+                cells.append(f"{ns / base:.2f}" if ns is not None and base else "–")
+            mallocs = runs[0][key].get("mallocs")
+            cells.append(f"{mallocs:g}" if mallocs is not None else "–")
+            print(f"| {scenario} | {key[1]} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 // and times hits over many distinct dependencies (the scaling curve).
 //
 //   forge-instructions hit forge 100000
+//   forge-instructions override swiftpod 100000
 //   forge-instructions scale swiftpod 5000
 //
 // Only the Forge modules: no peers and no harness, so it builds quickly
@@ -55,6 +56,13 @@ nonisolated(unsafe) var sink: AnyObject?  // written by the one thread that runs
 @inline(never) func hitSwiftPod(_ pod: SwiftPod) -> Leaf { pod.resolve(podLeaf) }
 @inline(never) func hitFetcher(_ fetcher: Fetcher) -> Leaf { fetcher.fetch(.instructionLeaf) }
 
+// An override in force that returns an existing instance, as a test's mock
+// does: issue 5's target is at most twice a plain cached hit.
+let mockLeaf = Leaf()
+@inline(never) func overrideForge(_ container: InstructionContainer) -> Leaf { container.leaf }
+@inline(never) func overrideSwiftPod(_ pod: SwiftPod) -> Leaf { pod.resolve(podLeaf) }
+@inline(never) func overrideFetcher(_ fetcher: Fetcher) -> Leaf { fetcher.fetch(.instructionLeaf) }
+
 @inline(never) func transientHand() -> TransientLeaf { TransientLeaf() }
 @inline(never) func transientForge(_ container: InstructionContainer) -> TransientLeaf { container.transientLeaf }
 @inline(never) func transientForgeInject(_ container: ForgeContainer) -> TransientLeaf { try! container.resolve() }
@@ -73,7 +81,7 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
-  fail("usage: forge-instructions hit|transient|scale SYSTEM N")
+  fail("usage: forge-instructions hit|transient|override|scale SYSTEM N")
 }
 let scenario = arguments[1]
 let system = arguments[2]
@@ -92,6 +100,22 @@ case ("hit", "forge"): for _ in 0..<count { blackHole(hitForge(container)) }
 case ("hit", "forgeinject"): for _ in 0..<count { blackHole(hitForgeInject(forgeInject)) }
 case ("hit", "swiftpod"): for _ in 0..<count { blackHole(hitSwiftPod(pod)) }
 case ("hit", "fetcher"): for _ in 0..<count { blackHole(hitFetcher(fetcher)) }
+case ("override", "hand"): for _ in 0..<count { blackHole(hitHand(hand)) }
+case ("override", "forge"):
+  let overridden = InstructionContainer()
+  overridden.override(\.leaf) { mockLeaf }
+  for _ in 0..<count { blackHole(overrideForge(overridden)) }
+case ("override", "forge-scope"):
+  container.withOverrides { $0.override(\.leaf) { mockLeaf } } run: {
+    for _ in 0..<count { blackHole(overrideForge(container)) }
+  }
+case ("override", "swiftpod"):
+  let overridden = SwiftPod()
+  overridden.overrideProvider(podLeaf) { _ in mockLeaf }
+  for _ in 0..<count { blackHole(overrideSwiftPod(overridden)) }
+case ("override", "fetcher"):
+  let overridden = Fetcher.create().addOverride(for: .instructionLeaf, instance: mockLeaf).done()
+  for _ in 0..<count { blackHole(overrideFetcher(overridden)) }
 case ("transient", "hand"): for _ in 0..<count { blackHole(transientHand()) }
 case ("transient", "forge"): for _ in 0..<count { blackHole(transientForge(container)) }
 case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForgeInject(forgeInject)) }

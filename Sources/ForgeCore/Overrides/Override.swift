@@ -1,14 +1,14 @@
 /// A replacement factory for one dependency, installed container-wide or for
 /// the duration of a closure.
-package class AnyOverride: @unchecked Sendable {
+@usableFromInline package class AnyOverride: @unchecked Sendable {
   // @unchecked: immutable after init, except through `slot`, whose state the
   // owning store's lock guards.
   /// How the override's instances are kept. Forge never keeps them
   /// (`.transient`); SwiftPod keeps them under the provider's scope.
-  package let lifetime: Lifetime
+  @usableFromInline package let lifetime: Lifetime
   /// Where a kept instance of the override lives: apart from the real slot,
   /// so removing the override brings the original instance back.
-  package let keptSlot: AnySlot
+  @usableFromInline package let keptSlot: AnySlot
 
   init(lifetime: Lifetime, keptSlot: AnySlot) {
     self.lifetime = lifetime
@@ -16,10 +16,10 @@ package class AnyOverride: @unchecked Sendable {
   }
 }
 
-package final class Override<T>: AnyOverride, @unchecked Sendable {
+@usableFromInline package final class Override<T>: AnyOverride, @unchecked Sendable {
   // @unchecked: `make` is @Sendable and immutable; `slot` is guarded by the
   // store lock like every slot.
-  package let make: @Sendable () throws -> T
+  @usableFromInline package let make: @Sendable () throws -> T
   package let slot: Slot<T>
 
   /// Use ``SlotStore/makeOverride(_:name:lifetime:make:)``, which passes the

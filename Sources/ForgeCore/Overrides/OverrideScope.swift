@@ -19,7 +19,7 @@
 /// the scope they behave as their lifetime says, a nested scope shares them
 /// unless it overrides something they were built from, and they go with the
 /// scope.
-package final class OverrideScope: @unchecked Sendable {
+@usableFromInline package final class OverrideScope: @unchecked Sendable {
   // @unchecked: `entries`, `parent` and `depth` are immutable; `reaches` and
   // `keptIn` are only touched inside `lock.withLock`.
   /// The current task's scope.
@@ -119,6 +119,32 @@ package final class OverrideScope: @unchecked Sendable {
     while let current = scope {
       if let found = current.ownOverride(for: target) { return (found, current.depth) }
       scope = current.parent
+    }
+    return nil
+  }
+
+  /// ``override(for:)`` for `slot`'s target, read in place: copying a
+  /// target retains its key, a cost the overridden read path avoids.
+  package func override(forSlot slot: AnySlot) -> (override: Unmanaged<AnyOverride>, depth: Int)? {
+    guard fewEntries != nil else { return override(for: slot.target) }
+    var scope = Unmanaged.passUnretained(self)
+    while true {
+      // Each scope keeps its parent, and the caller keeps this one.
+      let (found, depth, parent) = scope._withUnsafeGuaranteedRef { current in
+        (current.ownOverride(forSlot: slot), current.depth, current.parent.map { Unmanaged.passUnretained($0) })
+      }
+      if let found { return (found, depth) }
+      guard let parent else { return nil }
+      scope = parent
+    }
+  }
+
+  private func ownOverride(forSlot slot: AnySlot) -> Unmanaged<AnyOverride>? {
+    guard let fewEntries else { return entries[slot.target].map { .passUnretained($0) } }
+    guard let bits = slot.target.keyBits else { return nil }
+    let store = slot.target.store
+    for index in fewEntries.indices where fewEntries[index].bits == bits && fewEntries[index].store == store {
+      return .passUnretained(fewEntries[index].override)
     }
     return nil
   }

@@ -71,7 +71,7 @@ import CForgeAtomics
   /// The container-wide override of the slot's key, if one is installed: a
   /// box holding an ``AnyOverride``, so that a reader needs neither the lock
   /// nor a hash of the key to learn of it.
-  let overrideCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  @usableFromInline let overrideCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   /// The registered factory, for dialects that register (see
   /// ``Slot/Registered``).
   @usableFromInline let registrationCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>

@@ -95,15 +95,48 @@ extension SlotStore {
     {
       let slot = entry.slot
       known = slot
-      if thread.pointee.recordsNothing, Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 {
-        if lifetime.isStored {
-          if let box = thread.pointee.beginRead(entry.cell) {
-            return PublishedRead(box: box, thread: thread).take(T.self)
+      if thread.pointee.recordsNothing, Gates.activeOverrideScopes.value == 0 {
+        if overrideCount.value == 0 {
+          if lifetime.isStored {
+            if let box = thread.pointee.beginRead(entry.cell) {
+              return PublishedRead(box: box, thread: thread).take(T.self)
+            }
+          } else if canBuildRecordingNothing(slot, thread: thread) {
+            var scopeDepth = 0  // no scope exists: stays 0
+            return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
           }
-        } else if canBuildRecordingNothing(slot, thread: thread) {
-          var scopeDepth = 0  // no scope exists: stays 0
-          return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
+        } else if thread.pointee.holdsOverrideAcrossBuild, thread.pointee.firstFrame(building: slot) == nil {
+          // The common cases of a container-wide override: one that keeps
+          // nothing (Forge's), or one whose kept instance exists
+          // (SwiftPod's), with nothing to record. An override's factory
+          // never records the slot's dependencies, so unlike the slot's own
+          // build this does not wait for them to be recorded (a slot only
+          // ever served by its override never has them). The override's
+          // factory runs while this depth's hazard pointer holds it.
+          let overrideHazard = thread.pointee.overrideHazard
+          let overrideCell = slot._withUnsafeGuaranteedRef { $0.overrideCell }
+          if let box = thread.pointee.beginHeldRead(overrideCell, hazard: overrideHazard) {
+            let override = box.load(as: Unmanaged<AnyOverride>.self)
+            if buildsEachTime(override, as: T.self) {
+              defer { thread.pointee.endHeldRead(hazard: overrideHazard) }
+              return try buildWithOverride(slot, override, thread: thread)
+            }
+            if let kept = beginKeptOverrideRead(override, as: T.self, thread: thread) {
+              let value = PublishedRead(box: kept, thread: thread).take(T.self)
+              thread.pointee.endHeldRead(hazard: overrideHazard)
+              return value
+            }
+            thread.pointee.endHeldRead(hazard: overrideHazard)
+          }
         }
+      } else if thread.pointee.recordsNothing, overrideCount.value == 0,
+        thread.pointee.firstFrame(building: slot) == nil,
+        let scoped = scopedOverrideBuildingEachTime(slot, valueType: ObjectIdentifier(T.self), thread: thread)
+      {
+        // The common case of an override in the task's scope (Forge's
+        // `withOverrides`): one that keeps nothing, with nothing to record.
+        // The scope keeps the override.
+        return try withExtendedLifetime(scoped.scope) { try buildWithOverride(slot, scoped.override, thread: thread) }
       }
     }
     return try resolveGeneral(
@@ -167,33 +200,6 @@ extension SlotStore {
   ) throws -> T {
     // This thread knows the slot: no lock to find it, no hash of the key.
     if let known {
-      // The common cases of an override, Forge's: one that keeps nothing,
-      // container-wide or in the task's scope, with nothing to record.
-      if canBuildRecordingNothing(known, thread: thread) {
-        if Gates.activeOverrideScopes.value == 0 {
-          if overrideCount.value > 0, thread.pointee.holdsOverrideAcrossBuild {
-            // The override's factory runs while this depth's hazard
-            // pointer holds it.
-            let overrideHazard = thread.pointee.overrideHazard
-            let overrideCell = known._withUnsafeGuaranteedRef { $0.overrideCell }
-            if let box = thread.pointee.beginHeldRead(overrideCell, hazard: overrideHazard) {
-              let override = box.load(as: Unmanaged<AnyOverride>.self)
-              if buildsEachTime(override, as: T.self) {
-                defer { thread.pointee.endHeldRead(hazard: overrideHazard) }
-                return try buildWithOverride(known, override, thread: thread)
-              }
-              thread.pointee.endHeldRead(hazard: overrideHazard)
-            }
-          }
-        } else if overrideCount.value == 0, let scope = OverrideScope.current,
-          let found = known._withUnsafeGuaranteedRef({ scope.override(for: $0.target) }),
-          buildsEachTime(found.override, as: T.self)
-        {
-          // `scope`, held for this call, keeps the override.
-          thread.pointee.markScopeUsed(depth: found.depth)
-          return try buildWithOverride(known, found.override, thread: thread)
-        }
-      }
       return try resolveKnownSlot(known, lifetime: lifetime, factory: factory, thread: thread)
     }
     if thread.pointee.isCapturing, let placeholder = capture(key(), as: T.self, in: thread.pointee.owner) {
@@ -202,16 +208,49 @@ extension SlotStore {
     return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, servesPreview: false, thread: thread)
   }
 
+  /// The override of `slot` in the task's scope, when there is one and it
+  /// builds a value of `valueType` each time, with the scope that keeps it;
+  /// marks the scope used by the builds in progress. Not generic, so the
+  /// scope's lookup is compiled once.
+  @usableFromInline
+  func scopedOverrideBuildingEachTime(
+    _ slot: Unmanaged<AnySlot>,
+    valueType: ObjectIdentifier,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) -> (scope: OverrideScope, override: Unmanaged<AnyOverride>)? {
+    guard let scope = OverrideScope.current,
+      let found = slot._withUnsafeGuaranteedRef({ scope.override(forSlot: $0) }),
+      found.override._withUnsafeGuaranteedRef({ !$0.lifetime.isStored && $0.keptSlot.valueType == valueType })
+    else { return nil }
+    thread.pointee.markScopeUsed(depth: found.depth)
+    return (scope, found.override)
+  }
+
   /// Whether `override` builds a `T` every time: it keeps nothing, and its
   /// type is the slot's.
-  @inline(__always)
+  @inlinable @inline(__always)
   func buildsEachTime<T>(_ override: Unmanaged<AnyOverride>, as type: T.Type) -> Bool {
     override._withUnsafeGuaranteedRef { !$0.lifetime.isStored && $0.keptSlot.valueType == ObjectIdentifier(T.self) }
   }
 
+  /// Starts reading the instance `override` keeps, when it keeps a `T` and
+  /// has one: the box, held by the thread's hazard pointer, for
+  /// ``PublishedRead/take(_:)``. The caller holds `override`.
+  @inlinable @inline(__always)
+  func beginKeptOverrideRead<T>(
+    _ override: Unmanaged<AnyOverride>,
+    as type: T.Type,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) -> UnsafeMutableRawPointer? {
+    override._withUnsafeGuaranteedRef {
+      guard $0.lifetime.isStored, $0.keptSlot.valueType == ObjectIdentifier(T.self) else { return nil }
+      return thread.pointee.beginRead($0.keptSlot.cell)
+    }
+  }
+
   /// Builds `slot` with the factory of `override`, which the caller holds
   /// and which ``buildsEachTime(_:as:)`` accepted; nothing is recorded.
-  @inline(__always)
+  @inlinable @inline(__always)
   func buildWithOverride<T>(
     _ slot: Unmanaged<AnySlot>,
     _ override: Unmanaged<AnyOverride>,
