@@ -102,6 +102,26 @@ struct WithOverridesTests {
     #expect(container.singleton.label == "real")
   }
 
+  @Test("returns the closure's value, sync and async (issue 11)")
+  func returnsValue() async throws {
+    let label = container.withOverrides {
+      $0.override(\.singleton) { Service("mock") }
+    } run: {
+      container.singleton.label
+    }
+    #expect(label == "mock")
+
+    let labels: [String] = try await container.withOverrides {
+      $0.override(\.singleton) { Service("async mock") }
+    } run: {
+      await Task.yield()
+      guard container.singleton.label == "async mock" else { throw CancellationError() }
+      return [container.singleton.label, container.transient.label]
+    }
+    #expect(labels == ["async mock", "real"])
+    #expect(container.singleton.label == "real")
+  }
+
   @Test("nested scopes shadow outer ones and see the rest")
   func nested() {
     container.withOverrides {

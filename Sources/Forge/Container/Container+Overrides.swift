@@ -55,9 +55,24 @@ extension OverridableContainer {
     _ configure: (inout OverrideBuilder<Self>) -> Void,
     run body: () throws -> Void
   ) rethrows {
-    try OverrideScope.with(overrideScope(configure)) {
-      try body()
-    }
+    try OverrideScope.with(overrideScope(configure), operation: body)
+  }
+
+  /// Runs `body` with the overrides `configure` declares, for the current
+  /// task only, and returns what `body` returns.
+  ///
+  /// ```swift
+  /// let canLogIn = AppContainer.shared.withOverrides {
+  ///   $0.override(\.authService) { MockAuthService() }
+  /// } run: {
+  ///   LoginViewModel().canLogIn
+  /// }
+  /// ```
+  public func withOverrides<Result>(
+    _ configure: (inout OverrideBuilder<Self>) -> Void,
+    run body: () throws -> Result
+  ) rethrows -> Result {
+    try OverrideScope.with(overrideScope(configure), operation: body)
   }
 
   /// Runs the asynchronous `body` with the overrides `configure` declares, for
@@ -75,9 +90,27 @@ extension OverridableContainer {
     _ configure: (inout OverrideBuilder<Self>) -> Void,
     run body: () async throws -> Void
   ) async rethrows {
-    try await OverrideScope.with(overrideScope(configure)) {
-      try await body()
-    }
+    try await OverrideScope.with(overrideScope(configure), operation: body)
+  }
+
+  /// Runs the asynchronous `body` with the overrides `configure` declares, for
+  /// the current task only, and returns what `body` returns.
+  ///
+  /// ```swift
+  /// let loggedIn = await AppContainer.shared.withOverrides {
+  ///   $0.override(\.authService) { mock }
+  /// } run: {
+  ///   let viewModel = LoginViewModel()
+  ///   await viewModel.login(username: "user", password: "pass")
+  ///   return viewModel.isLoggedIn
+  /// }
+  /// ```
+  nonisolated(nonsending)
+  public func withOverrides<Result>(
+    _ configure: (inout OverrideBuilder<Self>) -> Void,
+    run body: () async throws -> Result
+  ) async rethrows -> Result {
+    try await OverrideScope.with(overrideScope(configure), operation: body)
   }
 
   private func overrideScope(_ configure: (inout OverrideBuilder<Self>) -> Void) -> OverrideScope {
