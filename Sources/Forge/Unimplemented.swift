@@ -12,11 +12,18 @@ import ForgeCore
 /// }
 /// ```
 public func unimplemented<T>(_ name: String, file: StaticString = #fileID, line: UInt = #line) -> T {
+  let context = ResolutionContext.currentIfPresent
+  // Inside `provide { unimplemented(…) }` the factory returns `Any`, so `T`
+  // says nothing: the slot being built knows the property's type.
+  let typeName =
+    T.self == Any.self
+    ? context?.buildingSlots.last?.valueTypeName ?? String(reflecting: T.self)
+    : String(reflecting: T.self)
   var message = """
-    Forge: unimplemented dependency "\(name)" (\(String(reflecting: T.self))) was resolved. \
+    Forge: unimplemented dependency "\(name)" (\(typeName)) was resolved. \
     It has no implementation in this container and nothing overrode it.
     """
-  if let chain = ResolutionContext.currentIfPresent?.chain, !chain.isEmpty {
+  if let chain = context?.chain, !chain.isEmpty {
     message += " Requested by: \(chain.joined(separator: " → "))."
   }
   message += """

@@ -27,13 +27,13 @@ struct CrashTests {
     #expect(stderr.contains("To fix it"))
   }
 
-  @Test("unimplemented stops with a message naming the dependency and saying to override it")
+  @Test("unimplemented stops with a message naming the dependency, its type, and saying to override it")
   func unimplementedMessage() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = ProxyContainer().search
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(stderr.contains("unimplemented dependency \"analytics\""))
+    #expect(stderr.contains("unimplemented dependency \"analytics\" (ForgeTests.Service) was resolved"))
     #expect(stderr.contains("Requested by: ProxyContainer.search → ProxyContainer.analytics."))
     #expect(stderr.contains("override \"analytics\" before it is resolved"))
   }
