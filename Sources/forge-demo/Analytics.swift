@@ -1,5 +1,4 @@
 import Forge
-import ForgeCore
 
 // The analytics module: records events in memory so the demo can show them.
 
@@ -9,8 +8,8 @@ protocol Analytics: Sendable {
 }
 
 final class InMemoryAnalytics: Analytics {
-  private let recorded = LockedValue<[String]>([])
-  func track(_ event: String) { recorded.withValue { $0.append(event) } }
+  private let recorded = Locked<[String]>([])
+  func track(_ event: String) { recorded.withLock { $0.append(event) } }
   var events: [String] { recorded.current }
 }
 

@@ -1,5 +1,4 @@
 import Forge
-import ForgeCore
 
 // The auth module. It needs a logger but does not import the logging module's
 // container: its `logger` is a proxy that the composition root wires.
@@ -27,7 +26,7 @@ protocol AuthService: Sendable {
 final class PasswordAuthService: AuthService {
   private let passwords: [String: String]
   private let logger: any Logger
-  private let session = LockedValue<User?>(nil)
+  private let session = Locked<User?>(nil)
 
   init(passwords: [String: String], logger: any Logger) {
     self.passwords = passwords

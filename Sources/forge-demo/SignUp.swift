@@ -1,4 +1,3 @@
-import ForgeCore
 import SwiftPod
 
 // The sign-up flow, wired with SwiftPod providers: no registration step, and
@@ -16,8 +15,8 @@ final class SignUpStepScope: ProviderScope {
 
 /// The answers collected over the flow.
 final class SignUpDraft: Sendable {
-  private let fields = LockedValue<[String: String]>([:])
-  func set(_ field: String, _ value: String) { fields.withValue { $0[field] = value } }
+  private let fields = Locked<[String: String]>([:])
+  func set(_ field: String, _ value: String) { fields.withLock { $0[field] = value } }
   var summary: String { fields.current.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") }
 }
 
@@ -28,9 +27,9 @@ struct EmailValidator: Sendable {
 
 /// Creates accounts; one for the app's lifetime.
 final class AccountAPI: Sendable {
-  private let created = LockedValue<[String]>([])
+  private let created = Locked<[String]>([])
   func createAccount(_ summary: String) -> Int {
-    created.withValue { accounts in
+    created.withLock { accounts in
       accounts.append(summary)
       return accounts.count
     }

@@ -1,5 +1,4 @@
 import DependencyFetcher
-import ForgeCore
 
 // Background sync, wired with DependencyFetcher: services are static keys,
 // and a fetcher makes each one once.
@@ -14,8 +13,8 @@ final class LoopbackTransport: SyncTransport {
 
 /// Remembers what has been uploaded.
 final class SyncJournal: Sendable {
-  private let entries = LockedValue<[String]>([])
-  func record(_ entry: String) { entries.withValue { $0.append(entry) } }
+  private let entries = Locked<[String]>([])
+  func record(_ entry: String) { entries.withLock { $0.append(entry) } }
   var all: [String] { entries.current }
 }
 

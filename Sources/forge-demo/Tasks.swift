@@ -1,5 +1,4 @@
 import Forge
-import ForgeCore
 
 // The tasks module: an in-memory store, a service over it, and a view model
 // that lives until the session ends. Logger, analytics and the signed-in user
@@ -19,10 +18,10 @@ protocol TaskStore: Sendable {
 }
 
 final class InMemoryTaskStore: TaskStore {
-  private let items = LockedValue<[TaskItem]>([])
+  private let items = Locked<[TaskItem]>([])
 
   func insert(owner: String, title: String) -> TaskItem {
-    items.withValue { items in
+    items.withLock { items in
       let item = TaskItem(id: items.count + 1, owner: owner, title: title)
       items.append(item)
       return item
@@ -30,7 +29,7 @@ final class InMemoryTaskStore: TaskStore {
   }
 
   func update(_ id: Int, _ change: (inout TaskItem) -> Void) {
-    items.withValue { items in
+    items.withLock { items in
       if let index = items.firstIndex(where: { $0.id == id }) { change(&items[index]) }
     }
   }
