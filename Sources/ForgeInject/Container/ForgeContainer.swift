@@ -42,8 +42,20 @@ public final class ForgeContainer: ForgeContainerProtocol {
     do {
       return try store.resolveRegistered(ObjectIdentifier(T.self), as: T.self) { bind($0, as: T.self) }
     } catch {
-      throw translated(error, resolving: T.self)
+      return try recover(from: error, resolving: T.self)
     }
+  }
+
+  /// After a failed resolution of `T`: an unregistered `Optional<W>` is
+  /// resolved as `W` (nil when `W` is not registered either); any other
+  /// failure is thrown as ForgeInject's documented error.
+  @usableFromInline
+  func recover<T>(from error: any Error, resolving type: T.Type) throws -> T {
+    if error is NotRegistered, let optional = T.self as? any OptionalRequest.Type {
+      // The cast cannot fail: `optional` is `T`'s own metatype.
+      return try optional.resolveWrapped(in: self) as! T
+    }
+    throw translated(error, resolving: T.self)
   }
 
   /// Registers `instance`, built already, for `T`, kept from now on.
@@ -100,4 +112,24 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// print(container.registeredTypeNames)  // ["App.NetworkServiceProtocol", …]
   /// ```
   public var registeredTypeNames: [String] { store.registeredNames() }
+}
+
+/// An `Optional` request: `let clock: Clock? = try container.resolve()`.
+@usableFromInline
+protocol OptionalRequest {
+  /// `Wrapped` from `container`, or nil when `Wrapped` is not registered.
+  static func resolveWrapped(in container: ForgeContainer) throws -> Self
+}
+
+extension Optional: OptionalRequest {
+  @usableFromInline
+  static func resolveWrapped(in container: ForgeContainer) throws -> Self {
+    do {
+      return .some(try container.resolve() as Wrapped)
+    } catch ForgeContainerError.missingFactoryMethod(let missing) where missing == String(reflecting: Wrapped.self) {
+      // `Wrapped` itself is missing; a dependency of it that is missing
+      // is a wiring bug, thrown as it is.
+      return nil
+    }
+  }
 }
