@@ -40,3 +40,10 @@ void forge_heavy_fence(void) {
   }
 #endif
 }
+
+// Part of the Swift runtime's stable ABI (swift/Runtime/Metadata.h).
+extern const void *swift_conformsToProtocol(const void *type, const void *protocol);
+
+const void *forge_conforms_to_protocol(const void *type, const void *descriptor) {
+  return swift_conformsToProtocol(type, descriptor);
+}

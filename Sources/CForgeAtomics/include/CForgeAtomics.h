@@ -80,4 +80,11 @@ static inline intptr_t forge_counter_add(intptr_t *_Nonnull counter, intptr_t de
   return __atomic_add_fetch(counter, delta, __ATOMIC_SEQ_CST);
 }
 
+// The Swift runtime's conformance lookup, for failure messages that relate
+// a registered type to a requested protocol (ForgeCore's TypeRelation):
+// the witness table of `type`'s conformance to the protocol `descriptor`,
+// or NULL. Both pointers are runtime metadata. Swift code may not name the
+// runtime's symbols itself, so this forwards to it.
+const void *_Nullable forge_conforms_to_protocol(const void *_Nonnull type, const void *_Nonnull descriptor);
+
 #endif

@@ -12,7 +12,7 @@ import CForgeAtomics
   /// The dependency as the user spelled it, for messages and graphs;
   /// rendered only when asked for.
   package var name: String { nameSource.rendered }
-  private let nameSource: SlotName
+  package let nameSource: SlotName
   /// The type the slot's instances have; a request for another type is a mismatch.
   @usableFromInline package let valueType: ObjectIdentifier
   private let valueMetatype: Any.Type

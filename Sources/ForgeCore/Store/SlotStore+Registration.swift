@@ -197,6 +197,17 @@ extension SlotStore {
     lock.withLock { registeredKeys.compactMap { slots[$0]?.storedInstance } }
   }
 
+  /// The types of the registrations named by type (ForgeInject's), in the
+  /// order they were first registered.
+  package func registeredTypes() -> [Any.Type] {
+    lock.withLock {
+      registeredKeys.compactMap { key in
+        guard case .type(let type)? = slots[key]?.nameSource ?? registrations[key]?.name else { return nil }
+        return type
+      }
+    }
+  }
+
   /// The names of every key with a registered factory, in registration order.
   package func registeredNames() -> [String] {
     lock.withLock {
