@@ -124,10 +124,13 @@ struct ContainerTests {
     #expect(error?.errorDescription == "Missing factory method for instance: ForgeInjectTests.Widget")
   }
 
-  @Test("registered as a protocol, resolved as the concrete type: missing, and the registered types are listed")
+  @Test("registered as a protocol, resolved as the concrete type: a type mismatch naming both (seed 001)")
   func concreteVersusProtocol() {
     container.register(with: .singleton) { _ in NetworkService() as NetworkServiceProtocol }
-    #expect(throws: ForgeContainerError.missingFactoryMethod("ForgeInjectTests.NetworkService")) {
+    #expect(
+      throws: ForgeContainerError.typeMismatch(
+        "ForgeInjectTests.NetworkService (registered as ForgeInjectTests.NetworkServiceProtocol)")
+    ) {
       try container.resolve() as NetworkService
     }
     #expect(container.registeredTypeNames == ["ForgeInjectTests.NetworkServiceProtocol"])

@@ -70,3 +70,66 @@ struct OptionalRequestTests {
     }
   }
 }
+
+// Seed 001: `.typeMismatch` "happens when you register a concrete type but
+// resolve as a protocol, or vice versa", and names both types.
+@Suite("Registered under another type")
+struct TypeMismatchTests {
+  @Test("a concrete registration resolved as a protocol it conforms to")
+  func concreteAsProtocol() {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in FixedClock(hour: 9) }
+    #expect(
+      throws: ForgeContainerError.typeMismatch(
+        "ForgeInjectTests.ClockProtocol (registered as ForgeInjectTests.FixedClock)")
+    ) {
+      let _: ClockProtocol = try container.resolve()
+    }
+  }
+
+  @Test("a protocol registration resolved as a concrete type that conforms")
+  func protocolAsConcrete() {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in FixedClock(hour: 9) as ClockProtocol }
+    #expect(
+      throws: ForgeContainerError.typeMismatch(
+        "ForgeInjectTests.FixedClock (registered as ForgeInjectTests.ClockProtocol)")
+    ) {
+      let _: FixedClock = try container.resolve()
+    }
+  }
+
+  @Test("a subclass registration resolved as its superclass")
+  func subclass() {
+    class Base: @unchecked Sendable {}
+    final class Derived: Base, @unchecked Sendable {}
+    let container = ForgeContainer()
+    container.register { _ in Derived() }
+    #expect(throws: ForgeContainerError.self) {
+      let _: Base = try container.resolve()
+    }
+    do {
+      let _: Base = try container.resolve()
+    } catch let error as ForgeContainerError {
+      guard case .typeMismatch(let names) = error else {
+        Issue.record("expected .typeMismatch, got \(error)")
+        return
+      }
+      #expect(names.contains("Base (registered as ") && names.contains("Derived)"))
+    } catch {
+      Issue.record("expected a ForgeContainerError, got \(error)")
+    }
+  }
+
+  @Test("an unrelated registration is still a missing factory")
+  func unrelated() {
+    let container = ForgeContainer()
+    container.register { _ in Widget() }
+    #expect(throws: ForgeContainerError.missingFactoryMethod("ForgeInjectTests.FixedClock")) {
+      let _: FixedClock = try container.resolve()
+    }
+    #expect(throws: ForgeContainerError.missingFactoryMethod("ForgeInjectTests.ClockProtocol")) {
+      let _: ClockProtocol = try container.resolve()
+    }
+  }
+}

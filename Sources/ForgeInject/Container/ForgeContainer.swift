@@ -55,6 +55,17 @@ public final class ForgeContainer: ForgeContainerProtocol {
       // The cast cannot fail: `optional` is `T`'s own metatype.
       return try optional.resolveWrapped(in: self) as! T
     }
+    if error is NotRegistered {
+      // Registered as a type that fits, or that T fits: seed 001's
+      // "register a concrete type but resolve as a protocol, or vice versa".
+      let related = store.registeredTypes().filter {
+        TypeRelation.isUsable($0, as: T.self) || TypeRelation.isUsable(T.self, as: $0)
+      }
+      if !related.isEmpty {
+        let names = related.map { String(reflecting: $0) }.joined(separator: ", ")
+        throw ForgeContainerError.typeMismatch("\(String(reflecting: T.self)) (registered as \(names))")
+      }
+    }
     throw translated(error, resolving: T.self)
   }
 
