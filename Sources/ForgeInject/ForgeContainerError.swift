@@ -20,10 +20,16 @@
 ///   }
 /// }
 /// ```
+///
+/// The type is named in full. When the failure happened inside a builder,
+/// the chain of types being built follows it, and a type mismatch names the
+/// registered type that the request relates to:
+/// `App.Clock (registered as App.SystemClock; chain: App.Scheduler → App.Clock)`.
 public enum ForgeContainerError: LocalizedError, Equatable {
   /// Nothing is registered for the type, named in full (module-qualified).
   case missingFactoryMethod(_ type: String)
-  /// A registration exists for the key but produces another type.
+  /// A registration exists for the key but produces another type, or the
+  /// type was registered as a protocol it conforms to (or the reverse).
   case typeMismatch(_ type: String)
 
   public var errorDescription: String? {
@@ -31,5 +37,29 @@ public enum ForgeContainerError: LocalizedError, Equatable {
     case .missingFactoryMethod(let type): "Missing factory method for instance: \(type)"
     case .typeMismatch(let type): "Type mismatch when resolving instance: \(type)"
     }
+  }
+}
+
+extension ForgeContainerError {
+  /// The type name followed by what explains the failure, if anything.
+  static func subject(_ type: String, details: [String?]) -> String {
+    let details = details.compactMap { $0 }
+    return details.isEmpty ? type : "\(type) (\(details.joined(separator: "; ")))"
+  }
+
+  /// The type that failed, without the details ``subject(_:details:)``
+  /// adds after it.
+  var failedType: String {
+    let text =
+      switch self {
+      case .missingFactoryMethod(let text), .typeMismatch(let text): text
+      }
+    let detailStarts = [" (registered as ", " (chain: "].compactMap { text.firstRange(of: $0)?.lowerBound }
+    return detailStarts.min().map { String(text[..<$0]) } ?? text
+  }
+
+  /// The type nothing is registered for, when that is the failure.
+  var missingType: String? {
+    if case .missingFactoryMethod = self { failedType } else { nil }
   }
 }

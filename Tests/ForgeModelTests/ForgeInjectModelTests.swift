@@ -244,7 +244,9 @@ final class ForgeInjectModelRun {
       if hold { held.append(object) }
       return .success(made(of: object))
     } catch ForgeContainerError.missingFactoryMethod(let name) {
-      let missing = ["A", "B", "C", "D"].first { name.contains("Tag\($0)") } ?? name
+      // The name, then " (chain: …)" when the failure was inside a build.
+      let type = name.prefix { $0 != " " }
+      let missing = ["A", "B", "C", "D"].first { type.hasSuffix("Tag\($0)>") } ?? name
       return .failure(Failure("missing \(missing)"))
     } catch {
       return .failure(Failure("\(error)"))

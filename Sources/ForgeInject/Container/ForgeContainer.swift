@@ -55,18 +55,34 @@ public final class ForgeContainer: ForgeContainerProtocol {
       // The cast cannot fail: `optional` is `T`'s own metatype.
       return try optional.resolveWrapped(in: self) as! T
     }
-    if error is NotRegistered {
+    throw translated(error, resolving: T.self)
+  }
+
+  /// The engine's failure as ForgeInject's documented error, naming `T`,
+  /// what it is registered as when that explains the failure, and the
+  /// chain of builds that needed it; a builder's own error unchanged.
+  func translated<T>(_ error: any Error, resolving type: T.Type) -> any Error {
+    let requested = String(reflecting: T.self)
+    let chain = ResolutionContext.current.chain
+    let chainNote = chain.isEmpty ? nil : "chain: \((chain + [requested]).joined(separator: " → "))"
+    switch error {
+    case is NotRegistered:
       // Registered as a type that fits, or that T fits: seed 001's
       // "register a concrete type but resolve as a protocol, or vice versa".
       let related = store.registeredTypes().filter {
         TypeRelation.isUsable($0, as: T.self) || TypeRelation.isUsable(T.self, as: $0)
       }
-      if !related.isEmpty {
-        let names = related.map { String(reflecting: $0) }.joined(separator: ", ")
-        throw ForgeContainerError.typeMismatch("\(String(reflecting: T.self)) (registered as \(names))")
+      guard related.isEmpty else {
+        let registered = "registered as \(related.map { String(reflecting: $0) }.joined(separator: ", "))"
+        return ForgeContainerError.typeMismatch(
+          ForgeContainerError.subject(requested, details: [registered, chainNote]))
       }
+      return ForgeContainerError.missingFactoryMethod(ForgeContainerError.subject(requested, details: [chainNote]))
+    case is DependencyTypeMismatchError:
+      return ForgeContainerError.typeMismatch(ForgeContainerError.subject(requested, details: [chainNote]))
+    default:
+      return error
     }
-    throw translated(error, resolving: T.self)
   }
 
   /// Registers `instance`, built already, for `T`, kept from now on.
@@ -90,17 +106,6 @@ public final class ForgeContainer: ForgeContainerProtocol {
     // one a retain and release.
     let container = Unmanaged.passUnretained(self)
     return { try container._withUnsafeGuaranteedRef { try builder($0) } }
-  }
-
-  /// The engine's failure as ForgeInject's documented error; a builder's
-  /// own error unchanged.
-  @usableFromInline
-  func translated<T>(_ error: any Error, resolving type: T.Type) -> any Error {
-    switch error {
-    case is NotRegistered: ForgeContainerError.missingFactoryMethod(String(reflecting: T.self))
-    case is DependencyTypeMismatchError: ForgeContainerError.typeMismatch(String(reflecting: T.self))
-    default: error
-    }
   }
 
   public func resolveWithType<T>(_ type: T.Type) throws -> T {
@@ -137,7 +142,7 @@ extension Optional: OptionalRequest {
   static func resolveWrapped(in container: ForgeContainer) throws -> Self {
     do {
       return .some(try container.resolve() as Wrapped)
-    } catch ForgeContainerError.missingFactoryMethod(let missing) where missing == String(reflecting: Wrapped.self) {
+    } catch let error as ForgeContainerError where error.missingType == String(reflecting: Wrapped.self) {
       // `Wrapped` itself is missing; a dependency of it that is missing
       // is a wiring bug, thrown as it is.
       return nil

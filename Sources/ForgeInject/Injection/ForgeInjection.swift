@@ -27,12 +27,37 @@ public enum ForgeInjection {
       if let registered = (container as? ForgeContainer)?.registeredTypeNames, !registered.isEmpty {
         message += " Registered types: \(registered.joined(separator: ", "))."
       }
-      message += """
-         To fix it, register \(String(describing: T.self)) exactly as the property declares it \
-        (container.register(with: .singleton) { _ in … as \(String(describing: T.self)) }), \
-        or pass the dependency to the initialiser.
-        """
+      if let fix = fix(for: error, requested: T.self) { message += " " + fix }
       fatalError(message, file: fileID, line: line)
+    }
+  }
+
+  /// "To fix it, …", naming the type that is missing or mismatched (which
+  /// may be a dependency of the requested one); nil when the error's own
+  /// description says it already.
+  private static func fix<T>(for error: any Error, requested: T.Type) -> String? {
+    let requestedName = String(reflecting: T.self)
+    switch error {
+    case let error as ForgeContainerError:
+      let failed = error.failedType
+      switch error {
+      case .missingFactoryMethod:
+        let passIt = failed == requestedName ? ", or pass the dependency to the initialiser" : ""
+        return """
+          To fix it, register \(failed) exactly as it is resolved \
+          (container.register(with: .singleton) { _ in … as \(failed) })\(passIt).
+          """
+      case .typeMismatch:
+        return """
+          To fix it, register the instance as \(failed), the type it is resolved as \
+          (container.register(with: .singleton) { _ in … as \(failed) }), or resolve it \
+          as the type it is registered as.
+          """
+      }
+    case is DependencyCycleError:
+      return nil
+    default:
+      return "The error was thrown by a builder; to fix it, make that builder succeed."
     }
   }
 
