@@ -15,6 +15,22 @@ struct SharedContainerTests {
     #expect(ForgeContainer.shared as AnyObject? === outside as AnyObject?)
   }
 
+  @Test("a lazy @Inject created inside withShared resolves from that container, read after it returned (issue 11)")
+  func lazyInjectKeepsItsContainer() {
+    let mine = ForgeContainer()
+    mine.register(with: .singleton) { _ in AnalyticsService() as AnalyticsServiceProtocol }
+    mine.register(with: .singleton) { _ in NetworkService(id: 7) as NetworkServiceProtocol }
+    mine.register { _ in Widget("mine") }
+    let coordinator = ForgeContainer.withShared(mine) { Coordinator() }
+    let other = ForgeContainer()
+    other.register(with: .singleton) { _ in NetworkService(id: 99) as NetworkServiceProtocol }
+    // Read later, under another container: still the one it was created in.
+    ForgeContainer.withShared(other) {
+      #expect(coordinator.analytics is AnalyticsService)
+      #expect(coordinator.network.id == 7)
+    }
+  }
+
   @Test("set once at launch; nil may be set and set again")
   func setOnce() async {
     await #expect(processExitsWith: .success) {

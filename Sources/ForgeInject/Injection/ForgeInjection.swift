@@ -9,7 +9,18 @@ public enum ForgeInjection {
   /// Resolves `T` from ``ForgeContainer/shared`` for the injection `site`
   /// (`ViewModel.networkService`), or stops with a message saying why not.
   public static func resolve<T>(_ site: String, fileID: StaticString = #fileID, line: UInt = #line) -> T {
-    guard let container = ForgeContainer.shared else {
+    resolve(site, in: ForgeContainer.shared, fileID: fileID, line: line)
+  }
+
+  /// Resolves `T` from `container` for the injection `site`, or stops with a
+  /// message saying why not; a nil `container` is an unset shared one.
+  static func resolve<T>(
+    _ site: String,
+    in container: ForgeContainerProtocol?,
+    fileID: StaticString,
+    line: UInt
+  ) -> T {
+    guard let container else {
       fatalError(
         """
         ForgeInject: \(site) needs \(String(reflecting: T.self)), but ForgeContainer.shared \

@@ -20,12 +20,18 @@ public final class InjectedDependency<Value> {
   private let site: String
   private let fileID: StaticString
   private let line: UInt
+  /// The container of the ``ForgeContainer/withShared(_:operation:)-(_,()throws->R)``
+  /// call this storage was created in, if any: a lazy read resolves from
+  /// it even after that call returned. Outside one, a read resolves from
+  /// ``ForgeContainer/shared`` as it is at that moment.
+  private let creationContainer: ForgeContainerProtocol?
 
   /// Storage for the injection `site`; resolves now unless `lazy`.
   public init(_ site: String, lazy: Bool = true, fileID: StaticString = #fileID, line: UInt = #line) {
     self.site = site
     self.fileID = fileID
     self.line = line
+    self.creationContainer = SharedContainerSlot.taskContainer
     if !lazy { _ = value }
   }
 
@@ -36,7 +42,8 @@ public final class InjectedDependency<Value> {
     do {
       return try store.resolve(0, lifetime: .singleton, name: site) {
         // Resolution either succeeds or stops the program.
-        ForgeInjection.resolve(site, fileID: fileID, line: line) as Value
+        ForgeInjection.resolve(site, in: creationContainer ?? ForgeContainer.shared, fileID: fileID, line: line)
+          as Value
       }
     } catch let cycle as DependencyCycleError {
       fatalError(
