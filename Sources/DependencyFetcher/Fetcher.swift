@@ -39,7 +39,7 @@ public final class Fetcher: Sendable {
         lifetime: .singleton,
         name: service.name
       ) {
-        service.makeService()
+        service.make(self)
       }
     } catch {
       fatalError("DependencyFetcher: \(error)")
@@ -62,10 +62,26 @@ extension Fetcher {
 
     /// Makes `service` with `makeService` instead, once per fetcher.
     public func addOverride<T>(for service: Service<T>, makeService: @escaping () -> T) -> Builder {
-      let make = UncheckedMake(makeService)
+      addOverride(for: service, make: { _ in makeService() })
+    }
+
+    /// Makes `service` with `make` instead, once per fetcher, from other
+    /// services of the fetcher being built.
+    ///
+    /// ```swift
+    /// let fetcher = Fetcher.create()
+    ///   .addOverride(for: Service.logger, instance: MockLogger())
+    ///   .addOverride(for: Service.userRepository) { fetcher in
+    ///     InMemoryUserRepository(logger: fetcher.fetch(.logger))
+    ///   }
+    ///   .done()
+    /// ```
+    public func addOverride<T>(for service: Service<T>, make: @escaping (Fetcher) -> T) -> Builder {
+      let make = UncheckedMake(make)
       overrides.append { fetcher in
+        // Unowned: the store holding this override belongs to `fetcher`.
         fetcher.store.setOverride(IdentityKey(service), name: service.name, lifetime: .singleton) {
-          make.run()
+          [unowned fetcher] in make.run(fetcher)
         }
       }
       return self
@@ -90,6 +106,6 @@ extension Fetcher {
 private struct UncheckedMake<T>: @unchecked Sendable {
   // @unchecked: like `Service.makeService`, the closure is immutable and a
   // fetcher runs it at most once, under the engine's exactly-once guarantee.
-  let run: () -> T
-  init(_ run: @escaping () -> T) { self.run = run }
+  let run: (Fetcher) -> T
+  init(_ run: @escaping (Fetcher) -> T) { self.run = run }
 }

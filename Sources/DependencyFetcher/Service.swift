@@ -13,20 +13,41 @@
 /// let logger = fetcher.fetch(.logger)
 /// ```
 public final class Service<T>: @unchecked Sendable {
-  // @unchecked: the only state is `makeService`, which never changes. A
-  // Fetcher calls it at most once per fetcher, under the engine's
-  // exactly-once guarantee, so it is never run twice at the same time by
-  // one fetcher.
+  // @unchecked: the only state is the closures and the name, which never
+  // change. A Fetcher calls `make` at most once per fetcher, under the
+  // engine's exactly-once guarantee, so it is never run twice at the same
+  // time by one fetcher.
 
-  /// Makes the service; a fetcher calls it the first time the service is fetched.
+  /// Makes the service; a fetcher calls it the first time the service is
+  /// fetched. For a service declared with ``init(_:)-(((Fetcher)->T))``,
+  /// it makes the service with a new fetcher that has no overrides.
   public let makeService: () -> T
+  /// Makes the service for the fetcher that fetches it.
+  @usableFromInline let make: (Fetcher) -> T
   /// Names the service in messages (a cycle's path, say); defaults to its type.
   public let name: String
 
   /// A service made by `makeService`.
   public init(_ makeService: @escaping () -> T) {
     self.makeService = makeService
-    self.name = "Service<\(String(reflecting: T.self))>"
+    self.make = { _ in makeService() }
+    self.name = Self.defaultName
+  }
+
+  /// A service made from other services of the fetcher that fetches it,
+  /// so a fetcher's overrides reach the services built from them.
+  ///
+  /// ```swift
+  /// extension Service where T == UserRepository {
+  ///   static let userRepository = Service { fetcher in
+  ///     UserRepository(api: fetcher.fetch(.apiEndpoint), logger: fetcher.fetch(.logger))
+  ///   }
+  /// }
+  /// ```
+  public init(_ make: @escaping (Fetcher) -> T) {
+    self.makeService = { make(Fetcher.createDefault()) }
+    self.make = make
+    self.name = Self.defaultName
   }
 
   /// A service with a name of its own for messages, made by `makeService`.
@@ -36,8 +57,23 @@ public final class Service<T>: @unchecked Sendable {
   /// ```
   public init(_ name: String, _ makeService: @escaping () -> T) {
     self.makeService = makeService
+    self.make = { _ in makeService() }
     self.name = name
   }
+
+  /// A service with a name of its own for messages, made from other
+  /// services of the fetcher that fetches it.
+  ///
+  /// ```swift
+  /// static let cache = Service("cache") { fetcher in Cache(database: fetcher.fetch(.database)) }
+  /// ```
+  public init(_ name: String, _ make: @escaping (Fetcher) -> T) {
+    self.makeService = { make(Fetcher.createDefault()) }
+    self.make = make
+    self.name = name
+  }
+
+  private static var defaultName: String { "Service<\(String(reflecting: T.self))>" }
 
   /// A service that is an existing instance.
   ///
