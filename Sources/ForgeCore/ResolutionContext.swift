@@ -156,14 +156,17 @@ package final class KeyCapture {
   package let store: ObjectIdentifier
   /// The property's value type; a resolution of another type is not it.
   package let valueType: ObjectIdentifier
+  /// What is being overridden, for the message of a misdirected read.
+  package let request: String
   /// Produces the value the property read must return.
   package let placeholder: () -> Any
   /// The key the property resolved, once seen.
   package var capturedKey: AnyHashable?
 
-  package init(store: ObjectIdentifier, valueType: ObjectIdentifier, placeholder: @escaping () -> Any) {
+  package init(store: ObjectIdentifier, valueType: ObjectIdentifier, request: String, placeholder: @escaping () -> Any) {
     self.store = store
     self.valueType = valueType
+    self.request = request
     self.placeholder = placeholder
   }
 }

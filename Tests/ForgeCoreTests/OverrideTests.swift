@@ -205,19 +205,19 @@ struct OverrideTests {
   }
 
   @Test("key discovery reads an accessor once and remembers its key")
-  func keyDiscovery() {
+  func keyDiscovery() throws {
     let store = SlotStore<String>()
     let reads = Counter()
     func accessor() -> Thing {
       reads.increment()
-      if let placeholder = store.capturing("accessor", as: Thing.self) { return placeholder }
+      if let placeholder = try? store.capturing("accessor", as: Thing.self) { return placeholder }
       fatalError("the real accessor must not run during capture")
     }
-    let key = store.discoverKey(alias: "alias", placeholder: { Thing("placeholder") }, read: accessor)
+    let key = store.discoverKey(alias: "alias", request: "test", placeholder: { Thing("placeholder") }, read: accessor)
     #expect(key == "accessor")
-    #expect(store.discoverKey(alias: "alias", placeholder: { Thing() }, read: accessor) == "accessor")
+    #expect(store.discoverKey(alias: "alias", request: "test", placeholder: { Thing() }, read: accessor) == "accessor")
     #expect(reads.count == 1)
-    #expect(store.capturing("accessor", as: Thing.self) == nil)
+    #expect(try store.capturing("accessor", as: Thing.self) == nil)
   }
 }
 

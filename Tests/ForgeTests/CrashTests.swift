@@ -1,4 +1,5 @@
 import Forge
+import Foundation
 import Testing
 
 final class CyclicContainer: Container, @unchecked Sendable {
@@ -10,6 +11,30 @@ final class CyclicContainer: Container, @unchecked Sendable {
 final class ProxyContainer: Container, @unchecked Sendable {
   var analytics: Service { provide(.singleton) { unimplemented("analytics") } }
   var search: [Service] { provide(.singleton) { [self.analytics] } }
+}
+
+/// What a nested key path reaches through: a singleton holding a network.
+final class NetworkUser: Sendable {
+  let net: Service
+  init(net: Service) { self.net = net }
+}
+
+final class MisdirectionContainer: Container, @unchecked Sendable {
+  var network: Service { provide(.singleton) { Service("real network") } }
+  var service: NetworkUser { provide(.singleton) { NetworkUser(net: self.network) } }
+  var sum: Int { provide(key: "a") { 1 } + provide(key: "b") { 2 } }
+  var forwarded: Service { TestContainer().singleton }
+}
+
+/// Says on (unbuffered) standard error when its `service` is built.
+final class LoudContainer: Container, @unchecked Sendable {
+  var network: Service { provide(.singleton) { Service("real") } }
+  var service: NetworkUser {
+    provide(.singleton) {
+      FileHandle.standardError.write(Data("service built\n".utf8))
+      return NetworkUser(net: self.network)
+    }
+  }
 }
 
 @Suite("Crash messages")
@@ -67,5 +92,63 @@ struct CrashTests {
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("reading it did not call provide(...) on this container"))
+  }
+
+  @Test("overriding a nested key path stops before anything is built, saying what can be overridden (issue 11)")
+  func overrideNestedKeyPath() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      MisdirectionContainer().override(\.service.net) { Service("mock") }
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("Cannot override a MisdirectionContainer key path of type ForgeTests.Service"))
+    #expect(stderr.contains("resolves service (ForgeTests.NetworkUser) first"))
+    #expect(stderr.contains("Only a property that calls provide(...) once"))
+  }
+
+  @Test("a nested key path stops before the singleton it reads through is built")
+  func nestedKeyPathBuildsNothing() async {
+    // In a child process, so the stop can be observed: nothing written by
+    // the singleton's factory (to unbuffered standard error) means it never ran.
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      LoudContainer().override(\.service.net) { Service("mock") }
+    }
+    let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(output.contains("Cannot override a LoudContainer key path"))
+    #expect(!output.contains("service built"))
+  }
+
+  @Test("overriding a property that calls provide twice stops with a message")
+  func overrideTwoProvides() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      MisdirectionContainer().override(\.sum) { 100 }
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("the property resolves b (Swift.Int) after its own dependency"))
+  }
+
+  @Test("overriding a property that forwards to another container stops with a message")
+  func overrideForwarding() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      MisdirectionContainer().override(\.forwarded) { Service("mock") }
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("resolves singleton (ForgeTests.Service) in another container"))
+  }
+
+  @Test("withOverrides stops the same way")
+  func withOverridesNested() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let container = MisdirectionContainer()
+      container.withOverrides { $0.override(\.service.net) { Service("mock") } } run: {}
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("Cannot override a MisdirectionContainer key path"))
+  }
+
+  @Test("an override whose factory resolves other properties is still a plain override")
+  func overrideFactoryResolves() {
+    let container = MisdirectionContainer()
+    container.override(\.service) { NetworkUser(net: container.network) }
+    #expect(container.service.net.label == "real network")
   }
 }

@@ -121,7 +121,11 @@ extension OverridableContainer {
 
   /// The `provide` key behind `keyPath`, learned by reading the property once.
   func overrideKey<T>(for keyPath: KeyPath<Self, T>, placeholder: @escaping () -> T) -> String {
-    let key = store.discoverKey(alias: keyPath, placeholder: placeholder) { self[keyPath: keyPath] }
+    let key = store.discoverKey(
+      alias: keyPath,
+      request: "a \(String(describing: Self.self)) key path of type \(String(reflecting: T.self))",
+      placeholder: placeholder
+    ) { self[keyPath: keyPath] }
     guard let key else {
       fatalError(
         """

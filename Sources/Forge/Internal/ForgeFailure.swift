@@ -9,6 +9,8 @@ enum ForgeFailure {
       "Forge: \(cycle.description)"
     case let mismatch as DependencyTypeMismatchError:
       "Forge: \(mismatch.description)"
+    case let misdirected as MisdirectedOverride:
+      "Forge: \(misdirected.description)"
     default:
       "Forge: resolution failed: \(error)"
     }

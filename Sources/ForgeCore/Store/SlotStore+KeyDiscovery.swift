@@ -13,8 +13,11 @@ extension SlotStore {
   ///   - alias: what identifies the accessor (a key path), for the memo.
   ///   - placeholder: the value the read returns while capturing.
   ///   - read: reads the accessor.
+  ///   - request: what is being overridden, for the message that stops a
+  ///     read that resolves anything but one key of this store.
   package func discoverKey<T>(
     alias: AnyHashable,
+    request: @autoclosure () -> String,
     placeholder: @escaping () -> T,
     read: () -> T
   ) -> Key? {
@@ -24,6 +27,7 @@ extension SlotStore {
     context.keyCapture = KeyCapture(
       store: ObjectIdentifier(self),
       valueType: ObjectIdentifier(T.self),
+      request: request(),
       placeholder: placeholder
     )
     _ = read()
@@ -33,28 +37,87 @@ extension SlotStore {
     return key
   }
 
-  /// During ``discoverKey(alias:placeholder:read:)`` on this thread, records
-  /// `key` and returns the placeholder; otherwise returns nil at once.
+  /// During ``discoverKey(alias:request:placeholder:read:)`` on this thread,
+  /// records `key` and returns the placeholder; otherwise returns nil at once.
   @inline(__always)
-  package func capturing<T>(_ key: Key, as type: T.Type) -> T? {
+  package func capturing<T>(_ key: Key, as type: T.Type) throws -> T? {
     guard let context = ResolutionContext.currentIfPresent, context.keyCapture != nil else { return nil }
-    return capture(key, as: T.self, in: context) as? T
+    return try capture(key, as: T.self, in: context) as? T
   }
 
   /// The placeholder for `key` if this thread is capturing for this store and
   /// `T`, as `Any` so the hot path never needs `Optional<T>`.
-  func capture<T>(_ key: Key, as type: T.Type, in context: ResolutionContext) -> Any? {
-    guard let capture = context.keyCapture,
-      capture.capturedKey == nil,
-      capture.store == ObjectIdentifier(self),
-      capture.valueType == ObjectIdentifier(T.self)
-    else { return nil }
-    context.keyCapture?.capturedKey = AnyHashable(key)
+  ///
+  /// A capturing read must resolve exactly one key of the store being
+  /// overridden, of the property's type, and nothing before it: anything
+  /// else (a nested key path such as `\.service.network`, a property that
+  /// resolves twice, one that forwards to another container) would install
+  /// the override on the wrong dependency, so it throws
+  /// ``MisdirectedOverride`` before anything is built.
+  func capture<T>(_ key: Key, as type: T.Type, in context: ResolutionContext) throws -> Any? {
+    guard let capture = context.keyCapture else { return nil }
+    let isTarget = capture.store == ObjectIdentifier(self) && capture.valueType == ObjectIdentifier(T.self)
+    guard capture.capturedKey == nil, isTarget else {
+      throw MisdirectedOverride(
+        request: capture.request,
+        resolved: "\(String(describing: key)) (\(String(reflecting: T.self)))",
+        reason: capture.capturedKey != nil
+          ? .resolvedTwice
+          : capture.store == ObjectIdentifier(self) ? .otherDependency : .otherContainer
+      )
+    }
+    capture.capturedKey = AnyHashable(key)
+    // What the placeholder resolves itself is an ordinary resolution.
+    context.keyCapture = nil
+    defer { context.keyCapture = capture }
     return capture.placeholder()
   }
 
   /// The key discovered earlier for `alias`, without reading anything.
   package func discoveredKey(for alias: AnyHashable) -> Key? {
     lock.withLock { discoveredKeys[alias] }
+  }
+}
+
+/// A key-path override whose property does not resolve exactly one
+/// dependency of the container being overridden.
+///
+/// ```swift
+/// container.override(\.service.network) { MockNetwork() }
+/// // stops: reading the key path resolves `service` first
+/// ```
+package struct MisdirectedOverride: Error, CustomStringConvertible {
+  package enum Reason: Sendable {
+    /// The read resolved another dependency of the container first.
+    case otherDependency
+    /// The read resolved a dependency of another container first.
+    case otherContainer
+    /// The property resolved a second dependency after its own.
+    case resolvedTwice
+  }
+
+  /// What was being overridden (container and key path type).
+  package let request: String
+  /// The dependency the read resolved where it should not have.
+  package let resolved: String
+  package let reason: Reason
+
+  package var description: String {
+    let what =
+      switch reason {
+      case .otherDependency:
+        "reading the key path resolves \(resolved) first, another dependency of the container (a nested key path such as \\.service.network does this)"
+      case .otherContainer:
+        "reading the key path resolves \(resolved) in another container (the property forwards to it)"
+      case .resolvedTwice:
+        "the property resolves \(resolved) after its own dependency, so an override would replace only part of its value"
+      }
+    return """
+      Cannot override \(request): \(what). Only a property that calls provide(...) once, \
+      directly on the container being overridden, can be overridden. To fix it, override \
+      that property itself (\\.network rather than \\.service.network), override a \
+      forwarding property in the container that declares it, or give the value its own \
+      provide property.
+      """
   }
 }

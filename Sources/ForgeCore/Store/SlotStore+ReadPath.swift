@@ -202,7 +202,7 @@ extension SlotStore {
     if let known {
       return try resolveKnownSlot(known, lifetime: lifetime, factory: factory, thread: thread)
     }
-    if thread.pointee.isCapturing, let placeholder = capture(key(), as: T.self, in: thread.pointee.owner) {
+    if thread.pointee.isCapturing, let placeholder = try capture(key(), as: T.self, in: thread.pointee.owner) {
       return placeholder as! T
     }
     return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, servesPreview: false, thread: thread)
@@ -325,7 +325,7 @@ extension SlotStore {
   @usableFromInline
   package func resolvePreview<T>(_ key: Key, name: @autoclosure () -> String, preview: () throws -> T) throws -> T {
     let thread = ResolutionContext.currentFast
-    if thread.pointee.isCapturing, let placeholder = capture(key, as: T.self, in: thread.pointee.owner) {
+    if thread.pointee.isCapturing, let placeholder = try capture(key, as: T.self, in: thread.pointee.owner) {
       return placeholder as! T
     }
     return try resolveLocked(key, lifetime: .transient, name: name(), factory: preview, servesPreview: true, thread: thread)
