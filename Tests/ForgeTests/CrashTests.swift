@@ -37,6 +37,13 @@ final class LoudContainer: Container, @unchecked Sendable {
   }
 }
 
+final class FunctionKeyContainer: Container, @unchecked Sendable {
+  func sharedAcrossArguments(id: Int) -> Service { provide(.cached) { Service("item \(id)") } }
+  func keyedPerArgument(id: Int) -> Service { provide(.cached, key: "item-\(id)") { Service("item \(id)") } }
+  func transientPerCall(id: Int) -> Service { provide { Service("item \(id)") } }
+  func withoutParameters() -> Service { provide(.singleton) { Service("only") } }
+}
+
 @Suite("Crash messages")
 struct CrashTests {
   @Test("a cycle stops with a message naming every property on the path")
@@ -150,5 +157,25 @@ struct CrashTests {
     let container = MisdirectionContainer()
     container.override(\.service) { NetworkUser(net: container.network) }
     #expect(container.service.net.label == "real network")
+  }
+
+  @Test("a kept provide keyed by a function with parameters stops, saying how to key it (issue 11)")
+  func functionKey() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = FunctionKeyContainer().sharedAcrossArguments(id: 1)
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("FunctionKeyContainer.sharedAcrossArguments(id:) is a .cached dependency declared in a function with parameters"))
+    #expect(stderr.contains("provide(.cached, key: \"sharedAcrossArguments-\\(id)\")"))
+  }
+
+  @Test("keyed per argument, transient, or without parameters, a function's provide works")
+  func functionKeysThatWork() {
+    let container = FunctionKeyContainer()
+    #expect(container.keyedPerArgument(id: 1).label == "item 1")
+    #expect(container.keyedPerArgument(id: 2).label == "item 2")
+    #expect(container.keyedPerArgument(id: 1) === container.keyedPerArgument(id: 1))
+    #expect(container.transientPerCall(id: 3).label == "item 3")
+    #expect(container.withoutParameters() === container.withoutParameters())
   }
 }

@@ -59,6 +59,16 @@ open class Container: @unchecked Sendable {
   /// Previews (or inside ``Forge/withPreviewMode(_:operation:)-(_,()throws->R)``),
   /// then `factory`. Only `factory`'s instances are kept according to `scope`.
   ///
+  /// Inside a function with parameters, a kept dependency needs a key per
+  /// argument, or every call would get the first call's instance; Forge stops
+  /// with a message when the key is the function's own name:
+  ///
+  /// ```swift
+  /// func viewModel(id: Int) -> ItemViewModel {
+  ///   provide(.cached, key: "viewModel-\(id)") { ItemViewModel(id: id) }
+  /// }
+  /// ```
+  ///
   /// - Parameters:
   ///   - scope: how long the instance built by `factory` is kept.
   ///   - key: identifies the dependency in this container; defaults to the
@@ -91,6 +101,9 @@ open class Container: @unchecked Sendable {
     _ factory: () -> Any,
     preview: (() -> Any)?
   ) -> T {
+    if scope != .transient, key.last == ")", !key.hasSuffix("()") {
+      stopSharedAcrossArguments(key, scope: scope)
+    }
     do {
       if let preview, PreviewMode.mightBeActive, PreviewMode.isActive {
         return try store.resolvePreview(key, name: dependencyName(key)) {
@@ -103,6 +116,21 @@ open class Container: @unchecked Sendable {
     } catch {
       stop(error)
     }
+  }
+
+  /// Stops a kept `provide` whose key is the name of a function with
+  /// parameters: every argument would get the instance built for the first.
+  @usableFromInline @inline(never)
+  final func stopSharedAcrossArguments(_ key: String, scope: Scope) -> Never {
+    let name = key.prefix { $0 != "(" }
+    fatalError(
+      """
+      Forge: \(dependencyName(key)) is a .\(scope) dependency declared in a function with \
+      parameters, and its key (\(key), the function's name) is the same for every \
+      argument, so every call would get the instance built for the first one. To fix it, \
+      key it by its arguments, provide(.\(scope), key: "\(name)-\\(id)") { … }, or make \
+      it .transient.
+      """)
   }
 
   /// Stops the program with the message for a failed resolution.
