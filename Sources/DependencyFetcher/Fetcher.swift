@@ -42,8 +42,15 @@ public final class Fetcher: Sendable {
         service.make(self)
       }
     } catch {
-      fatalError("DependencyFetcher: \(error)")
+      stop(error)
     }
+  }
+
+  /// Stops the program with the message for a failed fetch; out of line, so
+  /// that inlined fetches stay small.
+  @usableFromInline @inline(never)
+  func stop(_ error: any Error) -> Never {
+    fatalError("DependencyFetcher: \(ForgeDiagnostic.of(error))")
   }
 }
 

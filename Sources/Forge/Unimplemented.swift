@@ -19,17 +19,16 @@ public func unimplemented<T>(_ name: String, file: StaticString = #fileID, line:
     T.self == Any.self
     ? context?.buildingSlots.last?.valueTypeName ?? String(reflecting: T.self)
     : String(reflecting: T.self)
-  var message = """
-    Forge: unimplemented dependency "\(name)" (\(typeName)) was resolved. \
-    It has no implementation in this container and nothing overrode it.
-    """
-  if let chain = context?.chain, !chain.isEmpty {
-    message += " Requested by: \(chain.joined(separator: " → "))."
-  }
-  message += """
-     To fix it, override "\(name)" before it is resolved: from the composition root \
-    (container.override(\\.\(name)) { … }), or in a test \
-    (container.withOverrides { $0.override(\\.\(name)) { … } } run: { … }).
-    """
-  fatalError(message, file: file, line: line)
+  let diagnostic = ForgeDiagnostic(
+    .unimplemented,
+    "unimplemented dependency \"\(name)\" (\(typeName)) was resolved",
+    chain: context?.chain ?? [],
+    reason: "It has no implementation in this container and nothing overrode it.",
+    fix: """
+      override "\(name)" before it is resolved: from the composition root \
+      (container.override(\\.\(name)) { … }), or in a test \
+      (container.withOverrides { $0.override(\\.\(name)) { … } } run: { … }).
+      """
+  )
+  fatalError("Forge: \(diagnostic)", file: file, line: line)
 }

@@ -187,6 +187,11 @@ private let contextKey: pthread_key_t = {
       raw.assumingMemoryBound(to: ThreadFastState.self).pointee.context?.release()
     }
   #endif
-  if status != 0 { fatalError("ForgeCore: pthread_key_create failed (\(status))") }
+  if status != 0 {
+    let diagnostic = ForgeDiagnostic(
+      .internalError, "pthread_key_create failed (\(status))",
+      reason: "The process has run out of thread-specific keys.", fix: "create fewer of them elsewhere in the process.")
+    fatalError("ForgeCore: \(diagnostic)")
+  }
   return key
 }()

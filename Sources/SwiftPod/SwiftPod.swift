@@ -34,8 +34,15 @@ public final class SwiftPod: ProviderResolver {
         provider.builder(self)
       }
     } catch {
-      fatalError("SwiftPod: \(error)")
+      stop(error)
     }
+  }
+
+  /// Stops the program with the message for a failed resolution; out of
+  /// line, so that inlined resolutions stay small.
+  @usableFromInline @inline(never)
+  func stop(_ error: any Error) -> Never {
+    fatalError("SwiftPod: \(ForgeDiagnostic.of(error))")
   }
 
   /// Makes `provider` build with `builder` instead, until

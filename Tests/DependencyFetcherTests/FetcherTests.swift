@@ -108,6 +108,6 @@ struct FetcherTests {
       _ = ref.fetcher!.fetch(a)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(stderr.contains("DependencyFetcher: Dependency cycle: a → b → a."))
+    #expect(stderr.contains("DependencyFetcher: [Forge.cycle] Dependency cycle: a → b → a."))
   }
 }

@@ -12,7 +12,7 @@ struct CycleTests {
     func c() throws -> Thing { try store.resolve("c", lifetime: .cached, name: "c") { _ = try a(); return Thing() } }
     let error = #expect(throws: DependencyCycleError.self) { try a() }
     #expect(error?.path == ["a", "b", "c", "a"])
-    #expect(error?.description.hasPrefix("Dependency cycle: a → b → c → a.") == true)
+    #expect(error?.description.hasPrefix("[Forge.cycle] Dependency cycle: a → b → c → a.") == true)
   }
 
   @Test("a transient dependency that needs itself is a cycle, not a stack overflow")

@@ -74,7 +74,7 @@ struct ForgeInjectEngineRegressionTests {
       exitIfStillRunning(after: 20)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(stderr.contains("Dependency cycle: "))
+    #expect(stderr.contains("[Forge.cycle] Reading InjectOwner.right closes a dependency cycle: "))
     #expect(stderr.contains("InjectOwner.right → ForgeInjectTests.RightService → ForgeInjectTests.LeftService"))
     #expect(!stderr.contains("hang"))
   }

@@ -66,7 +66,8 @@ struct CrashTests {
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("unimplemented dependency \"analytics\" (ForgeTests.Service) was resolved"))
-    #expect(stderr.contains("Requested by: ProxyContainer.search → ProxyContainer.analytics."))
+    #expect(stderr.contains("Forge: [Forge.unimplemented] unimplemented dependency"))
+    #expect(stderr.contains("Chain: ProxyContainer.search → ProxyContainer.analytics."))
     #expect(stderr.contains("override \"analytics\" before it is resolved"))
   }
 

@@ -147,7 +147,7 @@ struct SwiftPodTests {
       _ = SwiftPod().resolve(a)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(stderr.contains("SwiftPod: Dependency cycle: a → b → a."))
+    #expect(stderr.contains("SwiftPod: [Forge.cycle] Dependency cycle: a → b → a."))
   }
 
   @Test("unnamed providers are named by their type in messages")

@@ -127,14 +127,16 @@ extension OverridableContainer {
       placeholder: placeholder
     ) { self[keyPath: keyPath] }
     guard let key else {
-      fatalError(
+      let diagnostic = ForgeDiagnostic(
+        .overrideNotProvided,
         """
-        Forge: cannot override \(String(describing: Self.self)) key path of type \
-        \(String(reflecting: T.self)): reading it did not call provide(...) on this \
-        container. Only properties declared with provide(...) in the container \
-        being overridden can be overridden. If the property forwards to another \
-        container, override it there.
-        """)
+        Cannot override a \(String(describing: Self.self)) key path of type \
+        \(String(reflecting: T.self)): reading it did not call provide(...) on this container
+        """,
+        reason: "Only properties declared with provide(...) in the container being overridden can be overridden.",
+        fix: "declare the dependency with provide(...), or override it in the container that declares it."
+      )
+      fatalError("Forge: \(diagnostic)")
     }
     return key
   }

@@ -123,14 +123,19 @@ open class Container: @unchecked Sendable {
   @usableFromInline @inline(never)
   final func stopSharedAcrossArguments(_ key: String, scope: Scope) -> Never {
     let name = key.prefix { $0 != "(" }
-    fatalError(
-      """
-      Forge: \(dependencyName(key)) is a .\(scope) dependency declared in a function with \
-      parameters, and its key (\(key), the function's name) is the same for every \
-      argument, so every call would get the instance built for the first one. To fix it, \
-      key it by its arguments, provide(.\(scope), key: "\(name)-\\(id)") { … }, or make \
-      it .transient.
-      """)
+    let diagnostic = ForgeDiagnostic(
+      .keyPerArgument,
+      "\(dependencyName(key)) is a .\(scope) dependency declared in a function with parameters",
+      reason: """
+        Its key (\(key), the function's name) is the same for every argument, so every \
+        call would get the instance built for the first one.
+        """,
+      fix: """
+        key it by its arguments, provide(.\(scope), key: "\(name)-\\(id)") { … }, or make \
+        it .transient.
+        """
+    )
+    fatalError("Forge: \(diagnostic)")
   }
 
   /// Stops the program with the message for a failed resolution.

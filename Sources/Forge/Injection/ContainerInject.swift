@@ -1,3 +1,5 @@
+import ForgeCore
+
 /// Injects a container's dependency, resolving it on first read and keeping
 /// it in the wrapper afterwards.
 ///
@@ -36,13 +38,18 @@ public struct ContainerInject<C: Container, Value> {
   /// Injects `keyPath` from ``Forge/defaultContainer``, read now.
   public init(_ keyPath: KeyPath<Container, Value>) where C == Container {
     guard let container = Forge.defaultContainer else {
-      fatalError(
+      let diagnostic = ForgeDiagnostic(
+        .noContainer,
         """
-        Forge: @ContainerInject<Container, \(String(reflecting: Value.self))> reads \
-        Forge.defaultContainer, which is nil. To fix it, set Forge.defaultContainer \
-        before creating the object, or inject from a specific container type \
-        (ContainerInject<MyContainer, T>) or instance.
-        """)
+        @ContainerInject<Container, \(String(reflecting: Value.self))> reads \
+        Forge.defaultContainer, which is nil
+        """,
+        fix: """
+          set Forge.defaultContainer before creating the object, or inject from a specific \
+          container type (ContainerInject<MyContainer, T>) or instance.
+          """
+      )
+      fatalError("Forge: \(diagnostic)")
     }
     self.init(container, keyPath)
   }

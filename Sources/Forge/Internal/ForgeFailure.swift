@@ -4,15 +4,7 @@ import ForgeCore
 /// are the messages it stops with.
 enum ForgeFailure {
   static func message(for error: any Error) -> String {
-    switch error {
-    case let cycle as DependencyCycleError:
-      "Forge: \(cycle.description)"
-    case let mismatch as DependencyTypeMismatchError:
-      "Forge: \(mismatch.description)"
-    case let misdirected as MisdirectedOverride:
-      "Forge: \(misdirected.description)"
-    default:
-      "Forge: resolution failed: \(error)"
-    }
+    // Forge's factories cannot throw: only the engine's errors reach here.
+    "Forge: \(ForgeDiagnostic.of(error))"
   }
 }

@@ -23,14 +23,20 @@ public struct DependencyCycleError: Error, Hashable, Sendable, CustomStringConve
   /// The path as `a → b → a`.
   public var renderedPath: String { path.joined(separator: " → ") }
 
-  public var description: String {
+  /// The failure in the form every Forge module reports it.
+  public var diagnostic: ForgeDiagnostic {
     let start = path.first ?? "?"
-    return """
-      Dependency cycle: \(renderedPath). \
-      Building \(start) needs \(start) itself, so it can never be built. \
-      To fix it, remove one edge of the cycle: inject a factory or a lazily \
-      resolved dependency instead of the instance, or move the shared state \
-      into a third dependency that both sides use.
-      """
+    return ForgeDiagnostic(
+      .cycle,
+      "Dependency cycle: \(renderedPath)",
+      reason: "Building \(start) needs \(start) itself, so it can never be built.",
+      fix: """
+        remove one edge of the cycle: inject a factory or a lazily resolved dependency \
+        instead of the instance, or move the shared state into a third dependency that \
+        both sides use.
+        """
+    )
   }
+
+  public var description: String { diagnostic.description }
 }

@@ -26,12 +26,15 @@ public struct DependencyTypeMismatchError: Error, Hashable, Sendable, CustomStri
     self.chain = chain
   }
 
-  public var description: String {
-    var text = "Type mismatch resolving \(dependency): expected \(expected), but it produces \(actual)."
-    if !chain.isEmpty {
-      text += " Requested by: \(chain.joined(separator: " → "))."
-    }
-    text += " To fix it, give each declaration its own key, or make the factory return \(expected)."
-    return text
+  /// The failure in the form every Forge module reports it.
+  public var diagnostic: ForgeDiagnostic {
+    ForgeDiagnostic(
+      .typeMismatch,
+      "Type mismatch resolving \(dependency): expected \(expected), but it produces \(actual)",
+      chain: chain + [dependency],
+      fix: "give each declaration its own key, or make the factory return \(expected)."
+    )
   }
+
+  public var description: String { diagnostic.description }
 }

@@ -28,7 +28,10 @@
     let mutexStatus = pthread_mutex_init(mutex, nil)
     let conditionStatus = pthread_cond_init(condition, nil)
     if mutexStatus != 0 || conditionStatus != 0 {
-      fatalError("ForgeCore: pthread initialisation failed (\(mutexStatus), \(conditionStatus))")
+      let diagnostic = ForgeDiagnostic(
+        .internalError, "pthread initialisation failed (\(mutexStatus), \(conditionStatus))",
+        reason: "The system refused a mutex or condition variable.", fix: "check the process's resource limits.")
+      fatalError("ForgeCore: \(diagnostic)")
     }
   }
 

@@ -141,7 +141,9 @@ extension SlotStore {
       }
     }
     lock.unlock()
-    guard let ticket else { fatalError("ForgeCore: a build began without a ticket") }
+    guard let ticket else {
+      fatalError("ForgeCore: \(ForgeDiagnostic(.internalError, "a build began without a ticket", fix: "report it as a Forge bug."))")
+    }
 
     var scopeDepth = 0
     let value: T

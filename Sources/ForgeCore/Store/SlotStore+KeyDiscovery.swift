@@ -102,7 +102,9 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
   package let resolved: String
   package let reason: Reason
 
-  package var description: String {
+  package var description: String { diagnostic.description }
+
+  package var diagnostic: ForgeDiagnostic {
     let what =
       switch reason {
       case .otherDependency:
@@ -112,12 +114,18 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
       case .resolvedTwice:
         "the property resolves \(resolved) after its own dependency, so an override would replace only part of its value"
       }
-    return """
-      Cannot override \(request): \(what). Only a property that calls provide(...) once, \
-      directly on the container being overridden, can be overridden. To fix it, override \
-      that property itself (\\.network rather than \\.service.network), override a \
-      forwarding property in the container that declares it, or give the value its own \
-      provide property.
-      """
+    return ForgeDiagnostic(
+      .overrideMisdirected,
+      "Cannot override \(request): \(what)",
+      reason: """
+        Only a property that calls provide(...) once, directly on the container being \
+        overridden, can be overridden.
+        """,
+      fix: """
+        override that property itself (\\.network rather than \\.service.network), \
+        override a forwarding property in the container that declares it, or give the \
+        value its own provide property.
+        """
+    )
   }
 }

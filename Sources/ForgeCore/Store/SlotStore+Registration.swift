@@ -39,9 +39,13 @@ extension SlotStore {
     guard let factory = bind(builder) else {
       // fatalError, not preconditionFailure: an optimised build drops a
       // precondition's message, and this one says which key went wrong.
-      fatalError(
-        "ForgeCore: the builder registered for \(name().rendered) does not fit its bind; "
-          + "bind must accept the builders it is registered with (the dialect that registers it has a bug)")
+      let diagnostic = ForgeDiagnostic(
+        .internalError,
+        "the builder registered for \(name().rendered) does not fit its bind",
+        reason: "bind must accept the builders it is registered with (the dialect that registers it has a bug).",
+        fix: "report it as a Forge bug."
+      )
+      fatalError("ForgeCore: \(diagnostic)")
     }
     // Slots are never removed, so the key's slot is still there.
     try reRegister(key, lifetime: lifetime, factory: factory)

@@ -21,14 +21,17 @@ extension ForgeContainer {
     set {
       sharedStorage.withValue { current in
         if current != nil, newValue != nil {
-          fatalError(
-            """
-            ForgeInject: ForgeContainer.shared is already set. Set it once, at launch, \
-            before any @Injectable type is created. To run code (a test, say) with \
-            another container, use ForgeContainer.withShared(container) { … }, which \
-            applies to the current task only; to replace the shared container on \
-            purpose, set it to nil first.
-            """)
+          let diagnostic = ForgeDiagnostic(
+            .containerReplaced,
+            "ForgeContainer.shared is already set",
+            reason: "Set it once, at launch, before any @Injectable type is created.",
+            fix: """
+              use ForgeContainer.withShared(container) { … } to run code (a test, say) with \
+              another container, for the current task only; to replace the shared container \
+              on purpose, set it to nil first.
+              """
+          )
+          fatalError("ForgeInject: \(diagnostic)")
         }
         current = newValue
       }

@@ -31,7 +31,9 @@ public final class ForgeContainer: ForgeContainerProtocol {
       }
     } catch {
       // The key is T's own identity, so its slot always holds T.
-      fatalError("ForgeInject: registering \(String(reflecting: T.self)) failed: \(error)")
+      let diagnostic = ForgeDiagnostic(
+        .internalError, "registering \(String(reflecting: T.self)) failed: \(error)", fix: "report it as a Forge bug.")
+      fatalError("ForgeInject: \(diagnostic)")
     }
   }
 
@@ -91,7 +93,9 @@ public final class ForgeContainer: ForgeContainerProtocol {
       try store.registerBuilt(ObjectIdentifier(T.self), name: .type(T.self), instance: instance)
     } catch {
       // The key is T's own identity, so its slot always holds T.
-      fatalError("ForgeInject: registering \(String(reflecting: T.self)) failed: \(error)")
+      let diagnostic = ForgeDiagnostic(
+        .internalError, "registering \(String(reflecting: T.self)) failed: \(error)", fix: "report it as a Forge bug.")
+      fatalError("ForgeInject: \(diagnostic)")
     }
   }
 

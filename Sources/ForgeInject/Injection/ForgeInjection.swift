@@ -21,54 +21,76 @@ public enum ForgeInjection {
     line: UInt
   ) -> T {
     guard let container else {
-      fatalError(
-        """
-        ForgeInject: \(site) needs \(String(reflecting: T.self)), but ForgeContainer.shared \
-        is nil. To fix it, set ForgeContainer.shared at launch, before creating \(site), \
-        or run the code inside ForgeContainer.withShared(container) { … }.
-        """, file: fileID, line: line)
+      let diagnostic = ForgeDiagnostic(
+        .noContainer,
+        "\(site) needs \(String(reflecting: T.self)), but ForgeContainer.shared is nil",
+        fix: """
+          set ForgeContainer.shared at launch, before creating \(site), or run the code \
+          inside ForgeContainer.withShared(container) { … }.
+          """
+      )
+      fatalError("ForgeInject: \(diagnostic)", file: fileID, line: line)
     }
     do {
       return try container.resolve()
     } catch {
-      var message = """
-        ForgeInject: \(site) needs \(String(reflecting: T.self)), but resolving it failed: \
-        \(describe(error)).
-        """
-      if let registered = (container as? ForgeContainer)?.registeredTypeNames, !registered.isEmpty {
-        message += " Registered types: \(registered.joined(separator: ", "))."
-      }
-      if let fix = fix(for: error, requested: T.self) { message += " " + fix }
-      fatalError(message, file: fileID, line: line)
+      let diagnostic = diagnostic(for: error, site: site, requested: T.self, in: container)
+      fatalError("ForgeInject: \(diagnostic)", file: fileID, line: line)
     }
   }
 
-  /// "To fix it, …", naming the type that is missing or mismatched (which
-  /// may be a dependency of the requested one); nil when the error's own
-  /// description says it already.
-  private static func fix<T>(for error: any Error, requested: T.Type) -> String? {
+  /// The failure of `site`'s resolution of `T`; the fix names the type that
+  /// is missing or mismatched, which may be a dependency of `T`.
+  private static func diagnostic<T>(
+    for error: any Error,
+    site: String,
+    requested: T.Type,
+    in container: ForgeContainerProtocol
+  ) -> ForgeDiagnostic {
     let requestedName = String(reflecting: T.self)
+    let needs = "\(site) needs \(requestedName)"
+    let registered = (container as? ForgeContainer)?.registeredTypeNames ?? []
+    let registeredNote = registered.isEmpty ? nil : "Registered types: \(registered.joined(separator: ", "))."
     switch error {
     case let error as ForgeContainerError:
       let failed = error.failedType
       switch error {
       case .missingFactoryMethod:
         let passIt = failed == requestedName ? ", or pass the dependency to the initialiser" : ""
-        return """
-          To fix it, register \(failed) exactly as it is resolved \
-          (container.register(with: .singleton) { _ in … as \(failed) })\(passIt).
-          """
+        return ForgeDiagnostic(
+          .missing,
+          "\(needs), but resolving it failed: \(describe(error))",
+          reason: registeredNote,
+          fix: """
+            register \(failed) exactly as it is resolved \
+            (container.register(with: .singleton) { _ in … as \(failed) })\(passIt).
+            """
+        )
       case .typeMismatch:
-        return """
-          To fix it, register the instance as \(failed), the type it is resolved as \
-          (container.register(with: .singleton) { _ in … as \(failed) }), or resolve it \
-          as the type it is registered as.
-          """
+        return ForgeDiagnostic(
+          .typeMismatch,
+          "\(needs), but resolving it failed: \(describe(error))",
+          reason: registeredNote,
+          fix: """
+            register the instance as \(failed), the type it is resolved as \
+            (container.register(with: .singleton) { _ in … as \(failed) }), or resolve it \
+            as the type it is registered as.
+            """
+        )
       }
-    case is DependencyCycleError:
-      return nil
+    case let cycle as DependencyCycleError:
+      return ForgeDiagnostic(
+        .cycle,
+        "\(needs), but resolving it closes a dependency cycle: \(cycle.renderedPath)",
+        reason: cycle.diagnostic.reason,
+        fix: cycle.diagnostic.fix
+      )
     default:
-      return "The error was thrown by a builder; to fix it, make that builder succeed."
+      return ForgeDiagnostic(
+        .builderFailed,
+        "\(needs), but a builder threw \(String(reflecting: error))",
+        fix: "make that builder succeed, or resolve with try container.resolve() where the error can be handled."
+      )
     }
   }
 

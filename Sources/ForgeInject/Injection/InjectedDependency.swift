@@ -46,13 +46,20 @@ public final class InjectedDependency<Value> {
           as Value
       }
     } catch let cycle as DependencyCycleError {
-      fatalError(
-        """
-        ForgeInject: reading \(site) closes a dependency cycle: what it resolves needs the \
-        object that injects it, on this thread or on one this thread would wait for. \(cycle)
-        """, file: fileID, line: line)
+      let diagnostic = ForgeDiagnostic(
+        .cycle,
+        "Reading \(site) closes a dependency cycle: \(cycle.renderedPath)",
+        reason: """
+          What it resolves needs the object that injects it, on this thread or on one this \
+          thread would wait for.
+          """,
+        fix: cycle.diagnostic.fix
+      )
+      fatalError("ForgeInject: \(diagnostic)", file: fileID, line: line)
     } catch {
-      fatalError("ForgeInject: resolving \(site) failed: \(error)", file: fileID, line: line)
+      // ForgeInjection.resolve returns or stops; only the engine throws here.
+      let diagnostic = ForgeDiagnostic(.internalError, "resolving \(site) failed: \(error)", fix: "report it as a Forge bug.")
+      fatalError("ForgeInject: \(diagnostic)", file: fileID, line: line)
     }
   }
 }
