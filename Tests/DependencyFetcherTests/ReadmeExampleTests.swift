@@ -11,6 +11,15 @@ extension Service where T == AuditLog {
   static let auditLog = Service(PrintLog.init)
 }
 
+final class Auditor {
+  let log: AuditLog
+  init(log: AuditLog) { self.log = log }
+}
+
+extension Service where T == Auditor {
+  static let auditor = Service { fetcher in Auditor(log: fetcher.fetch(.auditLog)) }
+}
+
 @Suite("README")
 struct ReadmeExampleTests {
   @Test("the DependencyFetcher example works as the README says")
@@ -23,5 +32,6 @@ struct ReadmeExampleTests {
       .addOverride(for: Service.auditLog, instance: SilentLog())
       .done()
     #expect(testFetcher.fetch(.auditLog) is SilentLog)
+    #expect(testFetcher.fetch(.auditor).log is SilentLog)
   }
 }
