@@ -24,6 +24,9 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     // Tests only: model-based tests of the engine against a reference model.
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    // Documentation only: `swift package generate-documentation` (CI builds
+    // every DocC catalog with it).
+    .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
   ],
   targets: [
     // The engine: slots, lifetimes, locking, override layers, cycle detection.

@@ -19,7 +19,7 @@ public final class Service<T>: @unchecked Sendable {
   // time by one fetcher.
 
   /// Makes the service; a fetcher calls it the first time the service is
-  /// fetched. For a service declared with ``init(_:)-(((Fetcher)->T))``,
+  /// fetched. For a service declared with ``init(_:)-((Fetcher)->T)``,
   /// it makes the service with a new fetcher that has no overrides.
   public let makeService: () -> T
   /// Makes the service for the fetcher that fetches it.

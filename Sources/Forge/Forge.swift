@@ -27,7 +27,7 @@ public enum Forge {
     try PreviewMode.with(enabled, operation: operation)
   }
 
-  /// The asynchronous form of ``withPreviewMode(_:operation:)-(_,()throws->R)``.
+  /// The asynchronous form of `withPreviewMode(_:operation:)`.
   nonisolated(nonsending)
   public static func withPreviewMode<R>(
     _ enabled: Bool = true,

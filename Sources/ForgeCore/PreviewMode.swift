@@ -21,7 +21,7 @@
     return String(cString: raw) == "1"
   }()
 
-  /// Set by a dialect's "run as a preview" API, through ``with(_:operation:)-(_,()throws->R)``;
+  /// Set by a dialect's "run as a preview" API, through ``with(_:operation:)``;
   /// nil follows the process.
   package static var forced: Bool? { taskForced?.enabled }
   @TaskLocal private static var taskForced: ForcedPreview?
@@ -50,7 +50,7 @@
     try $taskForced.withValue(ForcedPreview(enabled), operation: operation)
   }
 
-  /// The asynchronous form of ``with(_:operation:)-(_,()throws->R)``.
+  /// The asynchronous form of ``with(_:operation:)``.
   nonisolated(nonsending)
   package static func with<R>(_ enabled: Bool, operation: () async throws -> R) async rethrows -> R {
     try await $taskForced.withValue(ForcedPreview(enabled)) { try await operation() }

@@ -56,7 +56,7 @@ open class Container: @unchecked Sendable {
   ///
   /// Resolution order: an override from `withOverrides`, then one from
   /// `override(_:with:)`, then the preview factory when running in Xcode
-  /// Previews (or inside ``Forge/withPreviewMode(_:operation:)-(_,()throws->R)``),
+  /// Previews (or inside `Forge/withPreviewMode(_:operation:)`),
   /// then `factory`. Only `factory`'s instances are kept according to `scope`.
   ///
   /// Inside a function with parameters, a kept dependency needs a key per

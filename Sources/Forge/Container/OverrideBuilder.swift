@@ -1,6 +1,6 @@
 import ForgeCore
 
-/// Collects the overrides of a ``OverridableContainer/withOverrides(_:run:)-(_,()throws->Void)``
+/// Collects the overrides of a `OverridableContainer/withOverrides(_:run:)`
 /// call.
 ///
 /// ```swift

@@ -83,7 +83,7 @@
     try $taskScope.withValue(scope, operation: operation)
   }
 
-  /// The asynchronous form of ``with(_:operation:)-(_,()throws->R)``.
+  /// The asynchronous form of ``with(_:operation:)``.
   nonisolated(nonsending)
   package static func with<R>(_ scope: OverrideScope, operation: () async throws -> R) async rethrows -> R {
     try await $taskScope.withValue(scope) { try await operation() }

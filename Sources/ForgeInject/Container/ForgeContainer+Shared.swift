@@ -14,7 +14,7 @@ extension ForgeContainer {
   /// Setting it while it already holds a container stops with a message:
   /// replacing the container under running code is almost always a bug.
   /// Set it to nil first to replace it on purpose; tests use
-  /// ``withShared(_:operation:)-(_,()throws->R)`` instead, which applies to
+  /// `withShared(_:operation:)` instead, which applies to
   /// the current task only.
   public static var shared: ForgeContainerProtocol? {
     get { SharedContainerSlot.taskContainer ?? sharedStorage.current }
@@ -55,7 +55,7 @@ extension ForgeContainer {
     try SharedContainerSlot.$taskContainer.withValue(container, operation: operation)
   }
 
-  /// The asynchronous form of ``withShared(_:operation:)-(_,()throws->R)``.
+  /// The asynchronous form of `withShared(_:operation:)`.
   nonisolated(nonsending)
   public static func withShared<R>(
     _ container: ForgeContainerProtocol,

@@ -20,7 +20,7 @@ public final class InjectedDependency<Value> {
   private let site: String
   private let fileID: StaticString
   private let line: UInt
-  /// The container of the ``ForgeContainer/withShared(_:operation:)-(_,()throws->R)``
+  /// The container of the `ForgeContainer/withShared(_:operation:)`
   /// call this storage was created in, if any: a lazy read resolves from
   /// it even after that call returned. Outside one, a read resolves from
   /// ``ForgeContainer/shared`` as it is at that moment.
