@@ -51,14 +51,18 @@ let package = Package(
     .target(name: "SwiftPod", dependencies: ["ForgeCore"], swiftSettings: strict),
     // Dialect of seed 003: Service keys and fetchers.
     .target(name: "DependencyFetcher", dependencies: ["ForgeCore"], swiftSettings: strict),
-    .executableTarget(name: "forge-demo", dependencies: ["Forge", "ForgeInject", "SwiftPod", "DependencyFetcher"], swiftSettings: strict),
+    .executableTarget(
+      name: "forge-demo", dependencies: ["Forge", "ForgeInject", "SwiftPod", "DependencyFetcher"], swiftSettings: strict
+    ),
     // Fixtures shared by the test targets.
-    .target(name: "ForgeTestSupport", dependencies: ["ForgeCore"], path: "Tests/ForgeTestSupport", swiftSettings: strict),
+    .target(
+      name: "ForgeTestSupport", dependencies: ["ForgeCore"], path: "Tests/ForgeTestSupport", swiftSettings: strict),
     .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore", "ForgeTestSupport"], swiftSettings: strict),
     .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeTestSupport"], swiftSettings: strict),
     .testTarget(name: "ForgeInjectTests", dependencies: ["ForgeInject", "ForgeTestSupport"], swiftSettings: strict),
     .testTarget(name: "SwiftPodTests", dependencies: ["SwiftPod", "ForgeTestSupport"], swiftSettings: strict),
-    .testTarget(name: "DependencyFetcherTests", dependencies: ["DependencyFetcher", "ForgeTestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "DependencyFetcherTests", dependencies: ["DependencyFetcher", "ForgeTestSupport"], swiftSettings: strict),
     // Random operation sequences per dialect, against reference models.
     .testTarget(
       name: "ForgeModelTests",

@@ -29,10 +29,11 @@ public enum Forge {
 
   /// The asynchronous form of `withPreviewMode(_:operation:)`.
   nonisolated(nonsending)
-  public static func withPreviewMode<R>(
-    _ enabled: Bool = true,
-    operation: () async throws -> R
-  ) async rethrows -> R {
+    public static func withPreviewMode<R>(
+      _ enabled: Bool = true,
+      operation: () async throws -> R
+    ) async rethrows -> R
+  {
     try await PreviewMode.with(enabled) { try await operation() }
   }
 

@@ -52,7 +52,8 @@
 
   /// The asynchronous form of ``with(_:operation:)``.
   nonisolated(nonsending)
-  package static func with<R>(_ enabled: Bool, operation: () async throws -> R) async rethrows -> R {
+    package static func with<R>(_ enabled: Bool, operation: () async throws -> R) async rethrows -> R
+  {
     try await $taskForced.withValue(ForcedPreview(enabled)) { try await operation() }
   }
 }

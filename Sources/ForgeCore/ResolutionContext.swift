@@ -1,3 +1,5 @@
+import CForgeAtomics
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -7,7 +9,6 @@
 #elseif canImport(Android)
   import Android
 #endif
-import CForgeAtomics
 
 /// The chain of slots one thread is building right now.
 ///
@@ -163,7 +164,8 @@ package final class KeyCapture {
   /// The key the property resolved, once seen.
   package var capturedKey: AnyHashable?
 
-  package init(store: ObjectIdentifier, valueType: ObjectIdentifier, request: String, placeholder: @escaping () -> Any) {
+  package init(store: ObjectIdentifier, valueType: ObjectIdentifier, request: String, placeholder: @escaping () -> Any)
+  {
     self.store = store
     self.valueType = valueType
     self.request = request

@@ -37,7 +37,9 @@ public final class Provider<T>: Hashable, Sendable {
   /// ```swift
   /// let titleProvider = Provider("appTitle") { _ in "My cool app" }
   /// ```
-  public init(_ name: String, scope: ProviderScope = SingletonScope(), _ builder: @escaping @Sendable (ProviderResolver) -> T) {
+  public init(
+    _ name: String, scope: ProviderScope = SingletonScope(), _ builder: @escaping @Sendable (ProviderResolver) -> T
+  ) {
     self.scope = scope
     self.name = name
     self.builder = builder

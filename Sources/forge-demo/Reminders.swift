@@ -12,7 +12,12 @@ protocol ReminderClock: AnyObject, Sendable {
 /// the same on every run.
 final class ScriptedClock: ReminderClock {
   private let minute = Mutex(9 * 60)
-  func now() -> Int { minute.withLock { value in defer { value += 1 }; return value } }
+  func now() -> Int {
+    minute.withLock { value in
+      defer { value += 1 }
+      return value
+    }
+  }
 }
 
 protocol ReminderStore: AnyObject, Sendable {

@@ -17,7 +17,9 @@ final class SignUpStepScope: ProviderScope {
 final class SignUpDraft: Sendable {
   private let fields = Locked<[String: String]>([:])
   func set(_ field: String, _ value: String) { fields.withLock { $0[field] = value } }
-  var summary: String { fields.current.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ") }
+  var summary: String {
+    fields.current.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ", ")
+  }
 }
 
 /// Checks one field; stateless, so a new one each time.

@@ -1,5 +1,5 @@
-import Forge
 import DependencyFetcher
+import Forge
 import ForgeInject
 import SwiftPod
 
@@ -44,7 +44,8 @@ auth.logOut()
 let oldList = TasksContainer.shared.taskList
 TasksContainer.shared.resetCached()  // the session's view model goes; singletons stay
 print("  cached view model rebuilt: \(TasksContainer.shared.taskList !== oldList)")
-print("  task store kept: \(TasksContainer.shared.taskStore as AnyObject === TasksContainer.shared.taskStore as AnyObject)")
+print(
+  "  task store kept: \(TasksContainer.shared.taskStore as AnyObject === TasksContainer.shared.taskStore as AnyObject)")
 
 section("A test, scoped to this task with withOverrides")
 /// Records what it is asked to log instead of printing it.

@@ -1,11 +1,12 @@
 import Dispatch
+import ForgeCore
+import Testing
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ForgeCore
-import Testing
 
 @Suite("Exactly once, concurrently")
 struct ConcurrencyTests {

@@ -7,9 +7,24 @@ struct CycleTests {
   @Test("a cycle among stored dependencies reports the whole path")
   func storedCycle() {
     let store = SlotStore<String>()
-    func a() throws -> Thing { try store.resolve("a", lifetime: .singleton, name: "a") { _ = try b(); return Thing() } }
-    func b() throws -> Thing { try store.resolve("b", lifetime: .transient, name: "b") { _ = try c(); return Thing() } }
-    func c() throws -> Thing { try store.resolve("c", lifetime: .cached, name: "c") { _ = try a(); return Thing() } }
+    func a() throws -> Thing {
+      try store.resolve("a", lifetime: .singleton, name: "a") {
+        _ = try b()
+        return Thing()
+      }
+    }
+    func b() throws -> Thing {
+      try store.resolve("b", lifetime: .transient, name: "b") {
+        _ = try c()
+        return Thing()
+      }
+    }
+    func c() throws -> Thing {
+      try store.resolve("c", lifetime: .cached, name: "c") {
+        _ = try a()
+        return Thing()
+      }
+    }
     let error = #expect(throws: DependencyCycleError.self) { try a() }
     #expect(error?.path == ["a", "b", "c", "a"])
     #expect(error?.description.hasPrefix("[Forge.cycle] Dependency cycle: a → b → c → a.") == true)

@@ -22,13 +22,16 @@ struct DiagnosticTests {
   func template() {
     let diagnostic = ForgeDiagnostic(
       .missing, "Screen.a needs A", chain: ["A", "B", "C"], reason: "C is not registered.", fix: "register C.")
-    #expect(diagnostic.description == "[Forge.missing] Screen.a needs A. Chain: A → B → C. C is not registered. To fix it, register C.")
+    #expect(
+      diagnostic.description
+        == "[Forge.missing] Screen.a needs A. Chain: A → B → C. C is not registered. To fix it, register C.")
     #expect(ForgeDiagnostic(.cycle, "x", fix: "y.").description == "[Forge.cycle] x. To fix it, y.")
   }
 
   @Test("the engine's errors render through it")
   func engineErrors() {
-    #expect(DependencyCycleError(path: ["a", "b", "a"]).description.hasPrefix("[Forge.cycle] Dependency cycle: a → b → a."))
+    #expect(
+      DependencyCycleError(path: ["a", "b", "a"]).description.hasPrefix("[Forge.cycle] Dependency cycle: a → b → a."))
     let mismatch = DependencyTypeMismatchError(dependency: "C.x", expected: "Int", actual: "String", chain: ["C.y"])
     #expect(mismatch.description.hasPrefix("[Forge.typeMismatch] Type mismatch resolving C.x"))
     #expect(mismatch.description.contains("Chain: C.y → C.x."))

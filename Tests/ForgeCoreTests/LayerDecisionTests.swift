@@ -27,10 +27,14 @@ struct LayerDecisionTests {
           for kept in [false, true] {
             for reach in [0, 1, 2] {
               let expected: Layer =
-                if let scoped { .scopedOverride(depth: scoped) } else if container { .containerOverride } else if preview {
+                if let scoped { .scopedOverride(depth: scoped) } else if container {
+                  .containerOverride
+                } else if preview {
                   .preview
                 } else { .ownFactory(keptAtDepth: kept ? reach : 0) }
-              rows.append(Row(scoped: scoped, container: container, preview: preview, kept: kept, reach: reach, expected: expected))
+              rows.append(
+                Row(
+                  scoped: scoped, container: container, preview: preview, kept: kept, reach: reach, expected: expected))
             }
           }
         }

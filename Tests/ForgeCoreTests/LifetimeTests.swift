@@ -15,8 +15,14 @@ struct LifetimeTests {
   @Test("singleton and cached build once", arguments: [Lifetime.singleton, .cached])
   func storedOnce(lifetime: Lifetime) throws {
     let counter = Counter()
-    let a = try store.resolve("s", lifetime: lifetime, name: "s") { counter.increment(); return Thing() }
-    let b = try store.resolve("s", lifetime: lifetime, name: "s") { counter.increment(); return Thing() }
+    let a = try store.resolve("s", lifetime: lifetime, name: "s") {
+      counter.increment()
+      return Thing()
+    }
+    let b = try store.resolve("s", lifetime: lifetime, name: "s") {
+      counter.increment()
+      return Thing()
+    }
     #expect(a === b)
     #expect(counter.count == 1)
   }
@@ -47,7 +53,10 @@ struct LifetimeTests {
   func weakValue() throws {
     let counter = Counter()
     for _ in 0..<3 {
-      _ = try store.resolve("v", lifetime: .weak, name: "v") { counter.increment(); return 42 }
+      _ = try store.resolve("v", lifetime: .weak, name: "v") {
+        counter.increment()
+        return 42
+      }
     }
     #expect(counter.count == 3)
   }

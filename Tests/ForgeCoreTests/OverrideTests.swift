@@ -154,7 +154,9 @@ struct OverrideTests {
   func taintedInstancesStayInScope() throws {
     let store = SlotStore<String>()
     func leaf() throws -> Thing { try store.resolve("leaf", lifetime: .singleton, name: "leaf") { Thing("real leaf") } }
-    func parent() throws -> [Thing] { try store.resolve("parent", lifetime: .singleton, name: "parent") { [try leaf()] } }
+    func parent() throws -> [Thing] {
+      try store.resolve("parent", lifetime: .singleton, name: "parent") { [try leaf()] }
+    }
     let scope = scopeOverriding(store, "leaf") { Thing("mock leaf") }
     try OverrideScope.with(scope) {
       let first = try parent()
@@ -168,9 +170,13 @@ struct OverrideTests {
   func keptDependentsRebuiltInScope() throws {
     let store = SlotStore<String>()
     func leaf() throws -> Thing { try store.resolve("leaf", lifetime: .singleton, name: "leaf") { Thing("real leaf") } }
-    func middle() throws -> [Thing] { try store.resolve("middle", lifetime: .transient, name: "middle") { [try leaf()] } }
+    func middle() throws -> [Thing] {
+      try store.resolve("middle", lifetime: .transient, name: "middle") { [try leaf()] }
+    }
     func root() throws -> [[Thing]] { try store.resolve("root", lifetime: .singleton, name: "root") { [try middle()] } }
-    func unrelated() throws -> Thing { try store.resolve("unrelated", lifetime: .singleton, name: "unrelated") { Thing() } }
+    func unrelated() throws -> Thing {
+      try store.resolve("unrelated", lifetime: .singleton, name: "unrelated") { Thing() }
+    }
     let realRoot = try root()
     let realUnrelated = try unrelated()
     try OverrideScope.with(scopeOverriding(store, "leaf") { Thing("mock leaf") }) {
@@ -222,7 +228,8 @@ struct OverrideTests {
 }
 
 /// A scope that replaces `key` in `store` with `make`.
-func scopeOverriding(_ store: SlotStore<String>, _ key: String, make: @escaping @Sendable () -> Thing) -> OverrideScope {
+func scopeOverriding(_ store: SlotStore<String>, _ key: String, make: @escaping @Sendable () -> Thing) -> OverrideScope
+{
   let entry = store.makeOverride(key, name: key, make: make)
   return OverrideScope(parent: OverrideScope.current, entries: [entry.slot.target: entry])
 }

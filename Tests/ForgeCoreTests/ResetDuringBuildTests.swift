@@ -1,16 +1,19 @@
+import ForgeCore
+import Testing
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ForgeCore
-import Testing
 
 @Suite("A clear beats a build in flight", .timeLimit(.minutes(1)))
 struct ResetDuringBuildTests {
   /// Starts a build of `key` on another thread, clears while it runs, and
   /// returns what that build produced and what a resolution after it gets.
-  func clearDuringBuild(lifetime: Lifetime, clear: @escaping (SlotStore<String>) -> Void) -> (inFlight: Thing, after: Thing) {
+  func clearDuringBuild(lifetime: Lifetime, clear: @escaping (SlotStore<String>) -> Void) -> (
+    inFlight: Thing, after: Thing
+  ) {
     let store = SlotStore<String>()
     let started = Signal()
     let proceed = Signal()

@@ -1,15 +1,18 @@
+import ForgeCore
+import Testing
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ForgeCore
-import Testing
 
 /// How long each stress scenario runs: one second by default, in CI too;
 /// `FORGE_STRESS_SECONDS=120 swift test --filter Stress` for minutes.
 let stressSeconds: Double = {
-  guard let raw = getenv("FORGE_STRESS_SECONDS"), let seconds = Double(String(cString: raw)), seconds > 0 else { return 1 }
+  guard let raw = getenv("FORGE_STRESS_SECONDS"), let seconds = Double(String(cString: raw)), seconds > 0 else {
+    return 1
+  }
   return seconds
 }()
 
@@ -175,7 +178,9 @@ struct StressTests {
           default:
             _ = try! store.resolve(key, lifetime: .singleton, name: "k\(key)") {
               // Reads across stores, never closing a cycle: lower keys only.
-              if key > 0 { _ = try stores[(round + 1) % 2].resolve(key - 1, lifetime: .cached, name: "k\(key - 1)") { Thing() } }
+              if key > 0 {
+                _ = try stores[(round + 1) % 2].resolve(key - 1, lifetime: .cached, name: "k\(key - 1)") { Thing() }
+              }
               return Thing()
             }
           }

@@ -1,10 +1,11 @@
+import ForgeCore
+import Testing
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ForgeCore
-import Testing
 
 @Suite("Wait-for graph: no hang across stores and threads", .timeLimit(.minutes(1)))
 struct WaitForGraphTests {

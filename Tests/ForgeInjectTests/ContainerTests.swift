@@ -57,7 +57,9 @@ struct ContainerTests {
     container.register(with: .singleton) { _ in Widget("w") }
     container.register(with: .transient) { _ in NetworkService() as NetworkServiceProtocol }
     container.register(with: .singleton) { _ in TeardownService() }
-    let names = ["ForgeInjectTests.Widget", "ForgeInjectTests.NetworkServiceProtocol", "ForgeInjectTests.TeardownService"]
+    let names = [
+      "ForgeInjectTests.Widget", "ForgeInjectTests.NetworkServiceProtocol", "ForgeInjectTests.TeardownService",
+    ]
     #expect(container.registeredTypeNames == names)
     _ = try container.resolve() as TeardownService
     _ = try container.resolve() as Widget
@@ -156,18 +158,23 @@ struct ContainerTests {
       return Widget()
     }
     let error = #expect(throws: DependencyCycleError.self) { try container.resolve() as [Widget] }
-    #expect(error?.path == ["Swift.Array<ForgeInjectTests.Widget>", "ForgeInjectTests.Widget", "Swift.Array<ForgeInjectTests.Widget>"])
+    #expect(
+      error?.path == [
+        "Swift.Array<ForgeInjectTests.Widget>", "ForgeInjectTests.Widget", "Swift.Array<ForgeInjectTests.Widget>",
+      ])
   }
 
   @Test("mainActorBuilder builds at registration, on the main actor")
   @MainActor
   func mainActorBuilder() throws {
     let builds = Counter()
-    container.register(with: .singleton, mainActorBuilder: { _ in
-      MainActor.assertIsolated()
-      builds.increment()
-      return Widget("main")
-    })
+    container.register(
+      with: .singleton,
+      mainActorBuilder: { _ in
+        MainActor.assertIsolated()
+        builds.increment()
+        return Widget("main")
+      })
     #expect(builds.count == 1)
     let widget: Widget = try container.resolve()
     #expect(widget.label == "main")

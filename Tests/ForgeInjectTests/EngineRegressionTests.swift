@@ -1,10 +1,11 @@
+import ForgeInject
+import Testing
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import ForgeInject
-import Testing
 
 protocol Observing: AnyObject, Sendable {}
 @MainActor final class MainObserver: Observing {}

@@ -53,7 +53,8 @@ struct ErrorChainTests {
     container.register { _ in ChainC() as AnyObject }
     #expect(
       throws: ForgeContainerError.typeMismatch(
-        "ForgeInjectTests.ChainC (registered as Swift.AnyObject; chain: ForgeInjectTests.ChainB → ForgeInjectTests.ChainC)")
+        "ForgeInjectTests.ChainC (registered as Swift.AnyObject; chain: ForgeInjectTests.ChainB → ForgeInjectTests.ChainC)"
+      )
     ) {
       let _: ChainB = try container.resolve()
     }

@@ -20,5 +20,4 @@ final class Widget: Sendable {
   init(_ label: String = "widget") { self.label = label }
 }
 
-
 struct BuilderFailure: Error, Equatable {}

@@ -37,7 +37,7 @@ enum Seed001 {
   enum ProtocolSample {
     @Injectable
     final class ViewModel {
-        let networkService: NetworkServiceProtocol
+      let networkService: NetworkServiceProtocol
     }
   }
 
@@ -45,28 +45,28 @@ enum Seed001 {
   enum Concrete {
     @Injectable
     final class ViewModel {
-        let networkService: NetworkService
+      let networkService: NetworkService
     }
   }
 
   // AppDependencies.swift (Mixing Policies)
   struct AppDependencies: ForgeRegisterProtocol {
-      func registerDependencies(in container: ForgeContainerProtocol) {
-          // Singleton — lives forever
-          container.register(with: .singleton) { _ in
-              NetworkService() as NetworkServiceProtocol
-          }
-
-          // Transient — new instance each time
-          container.register(with: .transient) { _ in
-              FormValidatorImpl() as FormValidatorProtocol
-          }
-
-          // Weak — shared while held
-          container.register(with: .weak) { _ in
-              ImageCache() as ImageCacheProtocol
-          }
+    func registerDependencies(in container: ForgeContainerProtocol) {
+      // Singleton — lives forever
+      container.register(with: .singleton) { _ in
+        NetworkService() as NetworkServiceProtocol
       }
+
+      // Transient — new instance each time
+      container.register(with: .transient) { _ in
+        FormValidatorImpl() as FormValidatorProtocol
+      }
+
+      // Weak — shared while held
+      container.register(with: .weak) { _ in
+        ImageCache() as ImageCacheProtocol
+      }
+    }
   }
 }
 
@@ -77,7 +77,7 @@ struct Seed001Tests {
   @Test("concrete registration, consumed with @Injectable")
   func concrete() {
     container.register(with: .singleton) { _ in
-        Seed001.NetworkService()
+      Seed001.NetworkService()
     }
     ForgeContainer.withShared(container) {
       #expect(Seed001.Concrete.ViewModel().networkService === Seed001.Concrete.ViewModel().networkService)
@@ -87,7 +87,7 @@ struct Seed001Tests {
   @Test("protocol registration, consumed with @Injectable")
   func protocolRegistration() {
     container.register(with: .singleton) { _ in
-        Seed001.NetworkService() as Seed001.NetworkServiceProtocol
+      Seed001.NetworkService() as Seed001.NetworkServiceProtocol
     }
     ForgeContainer.withShared(container) {
       #expect(Seed001.ProtocolSample.ViewModel().networkService is Seed001.NetworkService)
@@ -97,14 +97,16 @@ struct Seed001Tests {
   @Test("nested dependencies, in either order")
   func nested() throws {
     container.register(with: .singleton) { container in
-        let networkService: Seed001.NetworkServiceProtocol = try container.resolve()
-        return Seed001.UserRepository(networkService: networkService) as Seed001.UserRepositoryProtocol
+      let networkService: Seed001.NetworkServiceProtocol = try container.resolve()
+      return Seed001.UserRepository(networkService: networkService) as Seed001.UserRepositoryProtocol
     }
     container.register(with: .singleton) { _ in
-        Seed001.NetworkService() as Seed001.NetworkServiceProtocol
+      Seed001.NetworkService() as Seed001.NetworkServiceProtocol
     }
     let repository: Seed001.UserRepositoryProtocol = try container.resolve()
-    #expect(repository.networkService as AnyObject === (try container.resolve() as Seed001.NetworkServiceProtocol) as AnyObject)
+    #expect(
+      repository.networkService as AnyObject === (try container.resolve() as Seed001.NetworkServiceProtocol)
+        as AnyObject)
   }
 
   @Test("type matching: registered as a protocol, the concrete type is missing and @Injectable stops with a message")
@@ -113,7 +115,7 @@ struct Seed001Tests {
       let container = ForgeContainer()
       // Registered as protocol
       container.register(with: .singleton) { _ in
-          Seed001.NetworkService() as Seed001.NetworkServiceProtocol
+        Seed001.NetworkService() as Seed001.NetworkServiceProtocol
       }
       ForgeContainer.shared = container
       // Will crash at runtime — registered type is NetworkServiceProtocol, not NetworkService
@@ -131,8 +133,10 @@ struct Seed001Tests {
     // Requires T: Sendable since the instance crosses isolation boundaries at resolve time.
     @MainActor
     func setupContainer() {
-        container.register(with: .singleton, mainActorBuilder: { _ in
-            Seed001.ProtectedDataObserver() as Seed001.ProtectedDataObserving
+      container.register(
+        with: .singleton,
+        mainActorBuilder: { _ in
+          Seed001.ProtectedDataObserver() as Seed001.ProtectedDataObserving
         })
     }
     setupContainer()
@@ -155,7 +159,7 @@ struct Seed001Tests {
     let allServices = container.resolveAll(conforming: Seed001.Serviceable.self)
 
     for service in allServices {
-        service.teardown()
+      service.teardown()
     }
     #expect(allServices.count == 1)
     #expect(session.tornDown.withLock { $0 })
@@ -169,8 +173,8 @@ struct Seed001Tests {
     let database: Seed001.DatabaseServiceProtocol = try container.resolve()
 
     func handleLogout() {
-        // Keep analytics alive, reset everything else
-        container.reset(preserving: [Seed001.AnalyticsServiceProtocol.self])
+      // Keep analytics alive, reset everything else
+      container.reset(preserving: [Seed001.AnalyticsServiceProtocol.self])
     }
     handleLogout()
     #expect(try container.resolve() as Seed001.AnalyticsServiceProtocol === analytics)
@@ -183,15 +187,15 @@ struct Seed001Tests {
     func print(_ line: String) { printed.append(line) }
     // When calling resolve() directly, errors are thrown and can be caught.
     do {
-        let service: Seed001.TaskServiceProtocol = try container.resolve()
-        _ = service
+      let service: Seed001.TaskServiceProtocol = try container.resolve()
+      _ = service
     } catch let error as ForgeContainerError {
-        switch error {
-        case .missingFactoryMethod(let type):
-            print("No factory registered for \(type)")
-        case .typeMismatch(let type):
-            print("Factory exists but returned wrong type for \(type)")
-        }
+      switch error {
+      case .missingFactoryMethod(let type):
+        print("No factory registered for \(type)")
+      case .typeMismatch(let type):
+        print("Factory exists but returned wrong type for \(type)")
+      }
     } catch {}
     #expect(printed == ["No factory registered for ForgeInjectTests.Seed001.TaskServiceProtocol"])
   }
@@ -200,15 +204,17 @@ struct Seed001Tests {
   func policies() throws {
     // New instance every time the dependency is resolved
     container.register(with: .transient) { _ in
-        Seed001.FormValidator()
+      Seed001.FormValidator()
     }
     // Single shared instance for the app's lifetime
     container.register(with: .singleton) { _ in
-        Seed001.DatabaseService() as Seed001.DatabaseServiceProtocol
+      Seed001.DatabaseService() as Seed001.DatabaseServiceProtocol
     }
     Seed001.AppDependencies().registerDependencies(in: container)
     #expect(try container.resolve() as Seed001.FormValidator !== container.resolve() as Seed001.FormValidator)
-    #expect(try container.resolve() as Seed001.DatabaseServiceProtocol === container.resolve() as Seed001.DatabaseServiceProtocol)
+    #expect(
+      try container.resolve() as Seed001.DatabaseServiceProtocol === container.resolve()
+        as Seed001.DatabaseServiceProtocol)
     var cache: Seed001.ImageCacheProtocol? = try container.resolve() as Seed001.ImageCacheProtocol
     let identity = ObjectIdentifier(cache!)
     #expect(ObjectIdentifier(try container.resolve() as Seed001.ImageCacheProtocol) == identity)

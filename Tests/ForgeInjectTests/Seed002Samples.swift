@@ -1,9 +1,10 @@
+import ForgeInject
+import Foundation
+import Testing
+
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-import Foundation
-import ForgeInject
-import Testing
 
 // Seed 002 ("Modular Registration"), as written, with its types filled in.
 
@@ -39,40 +40,40 @@ enum Seed002 {
 
   // NetworkModule.swift
   struct NetworkModule: ForgeRegisterProtocol {
-      func registerDependencies(in container: ForgeContainerProtocol) {
-          container.register(with: .singleton) { _ in
-              URLSession.shared as URLSessionProtocol
-          }
-
-          container.register(with: .singleton) { container in
-              let session: URLSessionProtocol = try container.resolve()
-              return NetworkService(session: session) as NetworkServiceProtocol
-          }
+    func registerDependencies(in container: ForgeContainerProtocol) {
+      container.register(with: .singleton) { _ in
+        URLSession.shared as URLSessionProtocol
       }
+
+      container.register(with: .singleton) { container in
+        let session: URLSessionProtocol = try container.resolve()
+        return NetworkService(session: session) as NetworkServiceProtocol
+      }
+    }
   }
 
   // UserModule.swift
   struct UserModule: ForgeRegisterProtocol {
-      func registerDependencies(in container: ForgeContainerProtocol) {
-          container.register(with: .singleton) { container in
-              let networkService: NetworkServiceProtocol = try container.resolve()
-              return UserRepository(networkService: networkService) as UserRepositoryProtocol
-          }
-
-          container.register(with: .transient) { container in
-              let repository: UserRepositoryProtocol = try container.resolve()
-              return UserService(repository: repository) as UserServiceProtocol
-          }
+    func registerDependencies(in container: ForgeContainerProtocol) {
+      container.register(with: .singleton) { container in
+        let networkService: NetworkServiceProtocol = try container.resolve()
+        return UserRepository(networkService: networkService) as UserRepositoryProtocol
       }
+
+      container.register(with: .transient) { container in
+        let repository: UserRepositoryProtocol = try container.resolve()
+        return UserService(repository: repository) as UserServiceProtocol
+      }
+    }
   }
 
   // AppDependencies.swift
   struct AppDependencies: ForgeRegisterProtocol {
-      func registerDependencies(in container: ForgeContainerProtocol) {
-          NetworkModule().registerDependencies(in: container)
-          AuthModule().registerDependencies(in: container)
-          UserModule().registerDependencies(in: container)
-      }
+    func registerDependencies(in container: ForgeContainerProtocol) {
+      NetworkModule().registerDependencies(in: container)
+      AuthModule().registerDependencies(in: container)
+      UserModule().registerDependencies(in: container)
+    }
   }
 
   @Injectable

@@ -77,7 +77,9 @@ struct MacroFailureTests {
       _ = Coordinator(widget: Widget())
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(stderr.contains("Coordinator.network needs ForgeInjectTests.NetworkServiceProtocol, but ForgeContainer.shared is nil"))
+    #expect(
+      stderr.contains(
+        "Coordinator.network needs ForgeInjectTests.NetworkServiceProtocol, but ForgeContainer.shared is nil"))
   }
 
   @Test("#inject() failures name the expression and its type")

@@ -80,7 +80,8 @@ struct DependencyFetcherModelTests {
         let key = FetcherModel.Key(rawValue: code)!
         let real = fetcher.fetch(services[key]).made
         let expected = model.fetch(key)
-        #expect(real == expected, "overrides \(overridden), fetch \(key): the fetcher gave \(real), the model \(expected)")
+        #expect(
+          real == expected, "overrides \(overridden), fetch \(key): the fetcher gave \(real), the model \(expected)")
         if real != expected { return }
       }
     }

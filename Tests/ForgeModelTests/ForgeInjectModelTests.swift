@@ -168,8 +168,10 @@ final class ForgeInjectModelRun {
     case .registerEager(let key):
       let serials = serials
       switch key {
-      case .c: container.register(with: .singleton, mainActorBuilder: { _ in Tagged<TagC>(serials.make("eager C").made) })
-      default: container.register(with: .singleton, mainActorBuilder: { _ in Tagged<TagD>(serials.make("eager D").made) })
+      case .c:
+        container.register(with: .singleton, mainActorBuilder: { _ in Tagged<TagC>(serials.make("eager C").made) })
+      default:
+        container.register(with: .singleton, mainActorBuilder: { _ in Tagged<TagD>(serials.make("eager D").made) })
       }
       model.registerEager(key)
     case .resolve(let key):

@@ -116,10 +116,18 @@ final class ModelContainer: Container, @unchecked Sendable {
   let serials = Serials()
   var t1: Instance { provide(.singleton) { self.serials.make("real t1") } }
   var t2: Instance {
-    provide(.transient) { self.serials.make("real t2", [self.t1]) } preview: { self.serials.make("preview t2") }
+    provide(.transient) {
+      self.serials.make("real t2", [self.t1])
+    } preview: {
+      self.serials.make("preview t2")
+    }
   }
   var s2: Instance {
-    provide(.singleton) { self.serials.make("real s2", [self.t1]) } preview: { self.serials.make("preview s2") }
+    provide(.singleton) {
+      self.serials.make("real s2", [self.t1])
+    } preview: {
+      self.serials.make("preview s2")
+    }
   }
   var c1: Instance { provide(.cached) { self.serials.make("real c1", [self.t2]) } }
   var s3: Instance { provide(.singleton) { self.serials.make("real s3") } }

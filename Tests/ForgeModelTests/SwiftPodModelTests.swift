@@ -152,7 +152,8 @@ final class SwiftPodModelRun {
         }
       case .override(let key, let scope):
         let serials = serials
-        pod.overrideProvider(providers[key.rawValue], with: { _ in serials.make("override \(key)") }, scope: scope.map(Self.scope))
+        pod.overrideProvider(
+          providers[key.rawValue], with: { _ in serials.make("override \(key)") }, scope: scope.map(Self.scope))
         model.overrides[key] = scope ?? key.scope
         model.overrideKept[key] = nil
       case .removeOverride(let key):

@@ -6,52 +6,52 @@ import Testing
 // module-wide alias would redirect their @Inject to AuthContainer. In an app
 // module of its own the alias is written without `fileprivate`.
 
-fileprivate typealias Inject<T> = ContainerInject<AuthContainer, T>
+private typealias Inject<T> = ContainerInject<AuthContainer, T>
 
 final class AuthContainer: Container, SharedContainer, @unchecked Sendable {
-    static var shared = AuthContainer()
+  static var shared = AuthContainer()
 
-    var networkClient: any NetworkClientProtocol {
-        provide(.singleton) { URLSessionNetworkClient() }
-    }
+  var networkClient: any NetworkClientProtocol {
+    provide(.singleton) { URLSessionNetworkClient() }
+  }
 
-    var authService: any AuthServiceProtocol {
-        provide(.singleton) { AuthService(network: self.networkClient) }
-    }
+  var authService: any AuthServiceProtocol {
+    provide(.singleton) { AuthService(network: self.networkClient) }
+  }
 }
 
 final class ModularLoginViewModel {
-    @Inject(\.authService) private var authService
+  @Inject(\.authService) private var authService
 
-    var service: any AuthServiceProtocol { authService }
+  var service: any AuthServiceProtocol { authService }
 }
 
 // "Cross-Module Dependencies", as written.
 
 // In SearchModule — depends on analytics, but doesn't import the analytics module
 final class SearchContainer: Container, SharedContainer, @unchecked Sendable {
-    static var shared = SearchContainer()
+  static var shared = SearchContainer()
 
-    // Wired by the app target at startup via override
-    var analytics: any AnalyticsProtocol {
-        provide(.singleton) { unimplemented("analytics") }
-    }
+  // Wired by the app target at startup via override
+  var analytics: any AnalyticsProtocol {
+    provide(.singleton) { unimplemented("analytics") }
+  }
 
-    var searchService: any SearchServiceProtocol {
-        provide(.singleton) { SearchService(analytics: self.analytics) }
-    }
+  var searchService: any SearchServiceProtocol {
+    provide(.singleton) { SearchService(analytics: self.analytics) }
+  }
 }
 
 extension AppContainer {
-    var analytics: any AnalyticsProtocol {
-        provide(.singleton) { AnalyticsService() }
-    }
+  var analytics: any AnalyticsProtocol {
+    provide(.singleton) { AnalyticsService() }
+  }
 }
 
 // In your App's init()
 func wireContainers() {
-    let app = AppContainer.shared
-    SearchContainer.shared.override(\.analytics) { app.analytics }
+  let app = AppContainer.shared
+  SearchContainer.shared.override(\.analytics) { app.analytics }
 }
 
 @Suite("Seed 000: modules")

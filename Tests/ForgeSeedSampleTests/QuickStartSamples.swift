@@ -6,24 +6,24 @@ import Testing
 
 // 1. Extend AppContainer with your dependencies
 extension AppContainer {
-    var networkClient: any NetworkClientProtocol {
-        provide(.singleton) { URLSessionNetworkClient() }
-    }
+  var networkClient: any NetworkClientProtocol {
+    provide(.singleton) { URLSessionNetworkClient() }
+  }
 
-    var authService: any AuthServiceProtocol {
-        provide(.singleton) { AuthService(network: self.networkClient) }
-    }
+  var authService: any AuthServiceProtocol {
+    provide(.singleton) { AuthService(network: self.networkClient) }
+  }
 }
 
 // 2. Inject anywhere — that's it
 @Observable
 final class LoginViewModel {
-    @ObservationIgnored
-    @Inject(\.authService) private var authService
+  @ObservationIgnored
+  @Inject(\.authService) private var authService
 
-    func login(username: String, password: String) async {
-        try? await authService.login(username: username, password: password)
-    }
+  func login(username: String, password: String) async {
+    try? await authService.login(username: username, password: password)
+  }
 }
 
 @Suite("Seed 000: quick start")
@@ -39,17 +39,17 @@ struct QuickStartSampleTests {
   // "Testing", as written.
   @Test("Login calls auth service")
   func loginCallsService() async throws {
-      let mock = MockAuthService(shouldSucceed: true)
+    let mock = MockAuthService(shouldSucceed: true)
 
-      try await AppContainer.shared.withOverrides {
-          $0.override(\.authService) { mock }
-      } run: {
-          let viewModel = LoginViewModel()
-          await viewModel.login(username: "user", password: "pass")
-          #expect(mock.loginCalled)
-      }
-      // overrides are automatically restored here
-      #expect(AppContainer.shared.authService is AuthService)
+    try await AppContainer.shared.withOverrides {
+      $0.override(\.authService) { mock }
+    } run: {
+      let viewModel = LoginViewModel()
+      await viewModel.login(username: "user", password: "pass")
+      #expect(mock.loginCalled)
+    }
+    // overrides are automatically restored here
+    #expect(AppContainer.shared.authService is AuthService)
   }
 
   @Test("resetAll gives a fresh container")

@@ -5,61 +5,61 @@ import Testing
 // written, inside containers of their own.
 
 final class ScopesContainer: Container, @unchecked Sendable {
-    // New instance every time (default)
-    var analytics: any AnalyticsProtocol {
-        provide(.transient) { AnalyticsService() }
-    }
+  // New instance every time (default)
+  var analytics: any AnalyticsProtocol {
+    provide(.transient) { AnalyticsService() }
+  }
 
-    // One instance for the lifetime of the container
-    var database: any DatabaseProtocol {
-        provide(.singleton) { SQLiteDatabase() }
-    }
+  // One instance for the lifetime of the container
+  var database: any DatabaseProtocol {
+    provide(.singleton) { SQLiteDatabase() }
+  }
 
-    // One instance until explicitly reset via container.resetCached()
-    var viewModel: TaskListViewModel {
-        provide(.cached) { TaskListViewModel() }
-    }
+  // One instance until explicitly reset via container.resetCached()
+  var viewModel: TaskListViewModel {
+    provide(.cached) { TaskListViewModel() }
+  }
 }
 
 final class PreviewContainer: Container, @unchecked Sendable {
-    var networkClient: any NetworkClientProtocol {
-        provide(.singleton) { URLSessionNetworkClient() }
-    }
+  var networkClient: any NetworkClientProtocol {
+    provide(.singleton) { URLSessionNetworkClient() }
+  }
 
-    var authService: any AuthServiceProtocol {
-        provide(.singleton) {
-            AuthService(network: self.networkClient)
-        } preview: {
-            MockAuthService()
-        }
+  var authService: any AuthServiceProtocol {
+    provide(.singleton) {
+      AuthService(network: self.networkClient)
+    } preview: {
+      MockAuthService()
     }
+  }
 }
 
 final class FeatureSearchContainer: Container, @unchecked Sendable {
-    // In FeatureSearch — analytics is wired by the app target
-    var analytics: any AnalyticsProtocol {
-        provide(.singleton) {
-            unimplemented("analytics")
-        } preview: {
-            MockAnalytics()
-        }
+  // In FeatureSearch — analytics is wired by the app target
+  var analytics: any AnalyticsProtocol {
+    provide(.singleton) {
+      unimplemented("analytics")
+    } preview: {
+      MockAnalytics()
     }
+  }
 }
 
 /// The test-container sample subclasses `AuthContainer`, which therefore
 /// cannot be the `final` one of the modular sample; here it is a plain base.
 enum TestContainerSample {
-    class AuthContainer: Container, @unchecked Sendable {
-        var authService: any AuthServiceProtocol {
-            provide(.singleton) { AuthService() }
-        }
+  class AuthContainer: Container, @unchecked Sendable {
+    var authService: any AuthServiceProtocol {
+      provide(.singleton) { AuthService() }
     }
+  }
 
-    final class TestAuthContainer: AuthContainer, @unchecked Sendable {
-        override var authService: any AuthServiceProtocol {
-            provide { unimplemented("authService") }
-        }
+  final class TestAuthContainer: AuthContainer, @unchecked Sendable {
+    override var authService: any AuthServiceProtocol {
+      provide { unimplemented("authService") }
     }
+  }
 }
 
 @Suite("Seed 000: scopes, previews, unimplemented")

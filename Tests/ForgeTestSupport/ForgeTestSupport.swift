@@ -1,3 +1,5 @@
+import ForgeCore
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -5,7 +7,6 @@
 #elseif canImport(Musl)
   import Musl
 #endif
-import ForgeCore
 
 // Fixtures every test target uses: a class compared by identity, a counter
 // that threads share, and real threads, started and joined.
@@ -68,15 +69,19 @@ package final class RealThread: @unchecked Sendable {
   package init(_ body: @escaping @Sendable () -> Void) {
     let box = Unmanaged.passRetained(Body(body)).toOpaque()
     #if canImport(Darwin)
-      let status = pthread_create(&thread, nil, { raw in
-        Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
-        return nil
-      }, box)
+      let status = pthread_create(
+        &thread, nil,
+        { raw in
+          Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
+          return nil
+        }, box)
     #else
-      let status = pthread_create(&thread, nil, { raw in
-        Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
-        return nil
-      }, box)
+      let status = pthread_create(
+        &thread, nil,
+        { raw in
+          Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue().run()
+          return nil
+        }, box)
     #endif
     precondition(status == 0, "pthread_create failed: \(status)")
   }

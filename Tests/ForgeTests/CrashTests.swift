@@ -147,7 +147,10 @@ struct CrashTests {
   func withOverridesNested() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let container = MisdirectionContainer()
-      container.withOverrides { $0.override(\.service.net) { Service("mock") } } run: {}
+      container.withOverrides {
+        $0.override(\.service.net) { Service("mock") }
+      } run: {
+      }
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("Cannot override a MisdirectionContainer key path"))
@@ -166,7 +169,10 @@ struct CrashTests {
       _ = FunctionKeyContainer().sharedAcrossArguments(id: 1)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(stderr.contains("FunctionKeyContainer.sharedAcrossArguments(id:) is a .cached dependency declared in a function with parameters"))
+    #expect(
+      stderr.contains(
+        "FunctionKeyContainer.sharedAcrossArguments(id:) is a .cached dependency declared in a function with parameters"
+      ))
     #expect(stderr.contains("provide(.cached, key: \"sharedAcrossArguments-\\(id)\")"))
   }
 

@@ -19,7 +19,13 @@ class TestContainer: Container, @unchecked Sendable {
     }
   }
   var cached: Service { provide(.cached) { Service() } }
-  var previewed: Service { provide(.singleton) { Service() } preview: { Service("preview") } }
+  var previewed: Service {
+    provide(.singleton) {
+      Service()
+    } preview: {
+      Service("preview")
+    }
+  }
   var dependent: [Service] { provide(.singleton) { [self.singleton] } }
   var cachedDependent: [Service] { provide(.cached) { [self.cached] } }
   var explicitKey: Service { provide(key: "custom-key") { Service() } }

@@ -9,7 +9,11 @@ struct MockGreeter: Greeter { func greet(_ name: String) -> String { "mock \(nam
 
 extension AppContainer {
   var greeter: any Greeter {
-    provide(.singleton) { EnglishGreeter() } preview: { MockGreeter() }
+    provide(.singleton) {
+      EnglishGreeter()
+    } preview: {
+      MockGreeter()
+    }
   }
 }
 

@@ -1,11 +1,12 @@
+import Forge
+import ForgeCore
+import Testing
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Forge
-import ForgeCore
-import Testing
 
 /// An instance made of the parts its factory read, compared by identity.
 final class Built: Sendable {
@@ -134,7 +135,10 @@ struct ScopeRegressionTests {
     } run: {
       let outer = c.s2
       var inner: Built?
-      c.withOverrides { _ in } run: { inner = c.s2 }
+      c.withOverrides { _ in
+      } run: {
+        inner = c.s2
+      }
       #expect(inner === outer)
       #expect(c.s2 === outer)
     }
@@ -143,7 +147,10 @@ struct ScopeRegressionTests {
       $0.override(\.t1) { Service("mock t1 again") }
     } run: {
       var inner: Built?
-      c.withOverrides { _ in } run: { inner = c.s2 }
+      c.withOverrides { _ in
+      } run: {
+        inner = c.s2
+      }
       #expect(c.s2 === inner)
       #expect(inner?.parts[0].label == "mock t1 again")
     }

@@ -6,11 +6,11 @@ import Testing
 // here both are synchronous so the sample compiles.)
 
 protocol HttpClient: Sendable {
-    func get(_ path: String) -> [String]
+  func get(_ path: String) -> [String]
 }
 
 final class StubHttpClient: HttpClient {
-    func get(_ path: String) -> [String] { ["data from \(path)"] }
+  func get(_ path: String) -> [String] { ["data from \(path)"] }
 }
 
 let httpClientProvider = Provider<HttpClient> { _ in StubHttpClient() }
@@ -19,25 +19,25 @@ let httpClientProvider = Provider<HttpClient> { _ in StubHttpClient() }
 // A `Provider` is a SwiftPod thing.
 // It's a thing which knows how to build your types.
 let dataServiceProvider = Provider<DataService> { pod in
-    return RemoteDataService(
-        httpClient: pod.resolve(httpClientProvider)
-    )
+  return RemoteDataService(
+    httpClient: pod.resolve(httpClientProvider)
+  )
 }
 
 protocol DataService {
-    func fetchData() -> [String]
+  func fetchData() -> [String]
 }
 
 class RemoteDataService: DataService {
-    private let httpClient: HttpClient
+  private let httpClient: HttpClient
 
-    init(httpClient: HttpClient) {
-        self.httpClient = httpClient
-    }
+  init(httpClient: HttpClient) {
+    self.httpClient = httpClient
+  }
 
-    func fetchData() -> [String] {
-        return httpClient.get("/some/endpoint")
-    }
+  func fetchData() -> [String] {
+    return httpClient.get("/some/endpoint")
+  }
 }
 
 class MyCoolService: @unchecked Sendable {
@@ -49,51 +49,51 @@ final class MockMyCoolService: MyCoolService, @unchecked Sendable {
 }
 
 let myCoolServiceProvider = Provider { _ in
-    return MyCoolService()
+  return MyCoolService()
 }
 
 // Will have this type `Provider<Int>`
 let aNumberProvider = Provider { _ in
-    return 123
+  return 123
 }
 
 // Will have this type `Provider<any CurrentUserServiceProtocol>`
 let currentUserServiceProvider = Provider<CurrentUserServiceProtocol> { _ in
-    return CurrentUserService()
+  return CurrentUserService()
 }
 
 protocol CurrentUserServiceProtocol {
-    func username() -> String
+  func username() -> String
 }
 
 class CurrentUserService: CurrentUserServiceProtocol {
-    func username() -> String {
-        return "Jane Doe"
-    }
+  func username() -> String {
+    return "Jane Doe"
+  }
 }
 
 final class SomeChildSignUp: Sendable {}
 
 enum Seed004 {
-    final class SignUpScope: ProviderScope {
-        let children: [any ProviderScope] = [SomeChildSignUpScope()]
-    }
+  final class SignUpScope: ProviderScope {
+    let children: [any ProviderScope] = [SomeChildSignUpScope()]
+  }
 
-    final class SomeChildSignUpScope: ProviderScope {
-        let children: [any ProviderScope] = []
-    }
+  final class SomeChildSignUpScope: ProviderScope {
+    let children: [any ProviderScope] = []
+  }
 
-    static let someChildSignUpProvider = Provider(scope: SomeChildSignUpScope()) { _ in
-        return SomeChildSignUp()
-    }
+  static let someChildSignUpProvider = Provider(scope: SomeChildSignUpScope()) { _ in
+    return SomeChildSignUp()
+  }
 }
 
 let myAppTitleProvider = Provider { _ in
-    return "My cool app"
+  return "My cool app"
 }
 
 let myAppDescriptionProvider = Provider { _ in
-    return "This is a really exciting and cool app"
+  return "This is a really exciting and cool app"
 }
 
 @Suite("Seed 004: SwiftPod")
@@ -111,8 +111,8 @@ struct SeedSampleTests {
     let number: Int = pod.resolve(aNumberProvider)
     #expect(number == 123)
     #expect(pod.resolve(currentUserServiceProvider).username() == "Jane Doe")
-    let string1 = pod.resolve(myAppTitleProvider) // <-- "My cool app"
-    let string2 = pod.resolve(myAppDescriptionProvider) // <-- "This is a really exciting and cool app"
+    let string1 = pod.resolve(myAppTitleProvider)  // <-- "My cool app"
+    let string2 = pod.resolve(myAppDescriptionProvider)  // <-- "This is a really exciting and cool app"
     #expect(string1 == "My cool app")
     #expect(string2 == "This is a really exciting and cool app")
   }
@@ -135,7 +135,7 @@ struct SeedSampleTests {
     let pod = SwiftPod()
     let real = pod.resolve(myCoolServiceProvider)
     pod.overrideProvider(myCoolServiceProvider) { _ in
-        return MockMyCoolService()
+      return MockMyCoolService()
     }
     #expect(pod.resolve(myCoolServiceProvider).name() == "mock")
     pod.removeOverrideProvider(myCoolServiceProvider)

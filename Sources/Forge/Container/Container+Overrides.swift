@@ -86,10 +86,11 @@ extension OverridableContainer {
   /// }
   /// ```
   nonisolated(nonsending)
-  public func withOverrides(
-    _ configure: (inout OverrideBuilder<Self>) -> Void,
-    run body: () async throws -> Void
-  ) async rethrows {
+    public func withOverrides(
+      _ configure: (inout OverrideBuilder<Self>) -> Void,
+      run body: () async throws -> Void
+    ) async rethrows
+  {
     try await OverrideScope.with(overrideScope(configure), operation: body)
   }
 
@@ -106,10 +107,11 @@ extension OverridableContainer {
   /// }
   /// ```
   nonisolated(nonsending)
-  public func withOverrides<Result>(
-    _ configure: (inout OverrideBuilder<Self>) -> Void,
-    run body: () async throws -> Result
-  ) async rethrows -> Result {
+    public func withOverrides<Result>(
+      _ configure: (inout OverrideBuilder<Self>) -> Void,
+      run body: () async throws -> Result
+    ) async rethrows -> Result
+  {
     try await OverrideScope.with(overrideScope(configure), operation: body)
   }
 

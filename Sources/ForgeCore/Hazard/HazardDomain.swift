@@ -77,7 +77,9 @@ package enum ThreadRecords {
 
   static func remove(_ hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
     registry.lock.withLock {
-      if let index = registry.records.firstIndex(of: hazard) { registry.records.swapAt(index, registry.records.count - 1) }
+      if let index = registry.records.firstIndex(of: hazard) {
+        registry.records.swapAt(index, registry.records.count - 1)
+      }
       if registry.records.last == hazard { registry.records.removeLast() }
     }
   }

@@ -24,7 +24,10 @@
 
   /// Use ``SlotStore/makeOverride(_:name:lifetime:make:)``, which passes the
   /// store's lock: the override's slot is resolved by that store.
-  init(name: SlotName, target: OverrideScope.Target, storeLock: ConditionLock, lifetime: Lifetime, make: @escaping @Sendable () throws -> T) {
+  init(
+    name: SlotName, target: OverrideScope.Target, storeLock: ConditionLock, lifetime: Lifetime,
+    make: @escaping @Sendable () throws -> T
+  ) {
     self.make = make
     let slot = Slot<T>(name: name, target: target, storeLock: storeLock)
     self.slot = slot

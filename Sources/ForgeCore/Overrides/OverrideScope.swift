@@ -85,7 +85,8 @@
 
   /// The asynchronous form of ``with(_:operation:)``.
   nonisolated(nonsending)
-  package static func with<R>(_ scope: OverrideScope, operation: () async throws -> R) async rethrows -> R {
+    package static func with<R>(_ scope: OverrideScope, operation: () async throws -> R) async rethrows -> R
+  {
     try await $taskScope.withValue(scope) { try await operation() }
   }
 

@@ -287,18 +287,24 @@ import CForgeAtomics
 
   /// Asks the build state of `scope`'s entry what to do, creating the
   /// entry; `created` is set when it did.
-  func beginScopeBuild(for scope: ObjectIdentifier, by thread: ObjectIdentifier, lifetime: Lifetime, created: inout Bool) -> BuildState.Step {
-    let index = scopeKept.firstIndex { $0.scope == scope } ?? {
-      created = true
-      scopeKept.append(ScopeKept(scope: scope))
-      return scopeKept.count - 1
-    }()
+  func beginScopeBuild(
+    for scope: ObjectIdentifier, by thread: ObjectIdentifier, lifetime: Lifetime, created: inout Bool
+  ) -> BuildState.Step {
+    let index =
+      scopeKept.firstIndex { $0.scope == scope }
+      ?? {
+        created = true
+        scopeKept.append(ScopeKept(scope: scope))
+        return scopeKept.count - 1
+      }()
     return scopeKept[index].state.begin(by: thread, hasInstance: scopeKept[index].instance != nil, lifetime: lifetime)
   }
 
   /// Ends a build for `scope`'s entry; keeps `instance` when the ticket is
   /// still current (and `instance` is given).
-  func finishScopeBuild(for scope: ObjectIdentifier, ticket: BuildState.Ticket, keeping instance: T?, lifetime: Lifetime) {
+  func finishScopeBuild(
+    for scope: ObjectIdentifier, ticket: BuildState.Ticket, keeping instance: T?, lifetime: Lifetime
+  ) {
     guard let index = scopeKept.firstIndex(where: { $0.scope == scope }) else { return }
     guard let instance else { return scopeKept[index].state.abandon(ticket) }
     if scopeKept[index].state.finish(ticket) { keepInScopeEntry(at: index, instance, lifetime: lifetime) }
@@ -342,7 +348,8 @@ import CForgeAtomics
   package override func clearScopeKept(where matches: (Lifetime) -> Bool) -> [Any] {
     var dropped: [Any] = []
     for index in scopeKept.indices {
-      guard let lifetime = scopeKept[index].lifetime ?? scopeKept[index].state.buildingLifetime, matches(lifetime) else {
+      guard let lifetime = scopeKept[index].lifetime ?? scopeKept[index].state.buildingLifetime, matches(lifetime)
+      else {
         continue
       }
       if let value = scopeKept[index].value { dropped.append(value) }

@@ -55,7 +55,8 @@ extension SlotStore {
 
   /// Builds an instance of `slot` that is not kept, with its own factory;
   /// the first build records the slot's dependencies.
-  func buildOwn<T>(_ slot: Slot<T>, factory: () throws -> T, thread: UnsafeMutablePointer<ThreadFastState>) throws -> T {
+  func buildOwn<T>(_ slot: Slot<T>, factory: () throws -> T, thread: UnsafeMutablePointer<ThreadFastState>) throws -> T
+  {
     var scopeDepth = 0
     return try runFactory(
       slot,
@@ -112,7 +113,8 @@ extension SlotStore {
           let reach = scope.reachDepth(from: slot)
           if reach > 0, let owner = scope.ancestor(atDepth: reach) {
             thread.pointee.markScopeUsed(depth: reach)
-            return try resolveKept(slot, keeper: owner, lifetime: lifetime, factory: factory, thread: thread, scope: scope)
+            return try resolveKept(
+              slot, keeper: owner, lifetime: lifetime, factory: factory, thread: thread, scope: scope)
           }
           lock.lock()
           continue
@@ -142,7 +144,9 @@ extension SlotStore {
     }
     lock.unlock()
     guard let ticket else {
-      fatalError("ForgeCore: \(ForgeDiagnostic(.internalError, "a build began without a ticket", fix: "report it as a Forge bug."))")
+      fatalError(
+        "ForgeCore: \(ForgeDiagnostic(.internalError, "a build began without a ticket", fix: "report it as a Forge bug."))"
+      )
     }
 
     var scopeDepth = 0

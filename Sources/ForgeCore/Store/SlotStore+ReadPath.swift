@@ -205,7 +205,8 @@ extension SlotStore {
     if thread.pointee.isCapturing, let placeholder = try capture(key(), as: T.self, in: thread.pointee.owner) {
       return placeholder as! T
     }
-    return try resolveLocked(key(), lifetime: lifetime, name: name(), factory: factory, servesPreview: false, thread: thread)
+    return try resolveLocked(
+      key(), lifetime: lifetime, name: name(), factory: factory, servesPreview: false, thread: thread)
   }
 
   /// The override of `slot` in the task's scope, when there is one and it
@@ -328,6 +329,7 @@ extension SlotStore {
     if thread.pointee.isCapturing, let placeholder = try capture(key, as: T.self, in: thread.pointee.owner) {
       return placeholder as! T
     }
-    return try resolveLocked(key, lifetime: .transient, name: name(), factory: preview, servesPreview: true, thread: thread)
+    return try resolveLocked(
+      key, lifetime: .transient, name: name(), factory: preview, servesPreview: true, thread: thread)
   }
 }

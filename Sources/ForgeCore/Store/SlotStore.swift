@@ -71,7 +71,9 @@ import CForgeAtomics
     if !overrides.isEmpty, let entry = overrides[key] { _ = slot.publishOverride(entry) }
     slots[key] = slot
     // The bits of the key the store keeps, which stay valid as long as it.
-    if let index = slots.index(forKey: key), let bits = slots.keys[index].identityBits { table.insert(slot, bits: bits) }
+    if let index = slots.index(forKey: key), let bits = slots.keys[index].identityBits {
+      table.insert(slot, bits: bits)
+    }
     return slot
   }
 

@@ -53,14 +53,17 @@ import CForgeAtomics
 
   /// The entry for `bits`, if the table published in `cell` has one.
   @inlinable @inline(__always)
-  package static func entry(in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>, for bits: SlotKeyBits) -> SlotTableEntry? {
+  package static func entry(in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>, for bits: SlotKeyBits)
+    -> SlotTableEntry?
+  {
     guard let table = forge_load_acquire(cell) else { return nil }
     let words = table.assumingMemoryBound(to: UInt.self)
     let mask = words[1]
     var index = Self.hash(bits) &>> words[0]
     while true {
       let entry = words + Self.headerWords + Int(bitPattern: index) &* Self.entryWords
-      guard forge_load_acquire(UnsafeMutableRawPointer(entry).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) != nil
+      guard
+        forge_load_acquire(UnsafeMutableRawPointer(entry).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) != nil
       else { return nil }
       if entry[1] == bits.first, entry[2] == bits.second { return SlotTableEntry(words: entry) }
       index = (index &+ 1) & mask
@@ -78,7 +81,9 @@ import CForgeAtomics
   mutating func insert(_ slot: AnySlot, bits: SlotKeyBits) {
     if (count + 1) * 2 > capacity { grow() }
     guard let table = cell.pointee else { return }
-    Self.place(slot: Unmanaged.passUnretained(slot).toOpaque(), bits: bits, valueType: slot.valueType, cell: slot.cell, in: table)
+    Self.place(
+      slot: Unmanaged.passUnretained(slot).toOpaque(), bits: bits, valueType: slot.valueType, cell: slot.cell, in: table
+    )
     count += 1
   }
 

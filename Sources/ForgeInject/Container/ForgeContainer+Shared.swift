@@ -57,10 +57,11 @@ extension ForgeContainer {
 
   /// The asynchronous form of `withShared(_:operation:)`.
   nonisolated(nonsending)
-  public static func withShared<R>(
-    _ container: ForgeContainerProtocol,
-    operation: () async throws -> R
-  ) async rethrows -> R {
+    public static func withShared<R>(
+      _ container: ForgeContainerProtocol,
+      operation: () async throws -> R
+    ) async rethrows -> R
+  {
     try await SharedContainerSlot.$taskContainer.withValue(container) { try await operation() }
   }
 }

@@ -26,7 +26,9 @@ public final class ForgeContainer: ForgeContainerProtocol {
     do {
       // Stored as it is: the closure that binds it to this container is
       // made only when something first resolves T.
-      try store.register(ObjectIdentifier(T.self), name: .type(T.self), lifetime: policy.lifetime, builder: builder, as: T.self) {
+      try store.register(
+        ObjectIdentifier(T.self), name: .type(T.self), lifetime: policy.lifetime, builder: builder, as: T.self
+      ) {
         bind($0, as: T.self)
       }
     } catch {
