@@ -14,6 +14,8 @@ struct ForgeInjectDiagnostic: DiagnosticMessage {
     case injectMultipleBindings
     case injectStatic
     case injectExpressionArguments
+    case injectObservableNeedsIgnored
+    case injectAfterObservationIgnored
   }
 
   let id: ID
@@ -50,6 +52,18 @@ struct ForgeInjectDiagnostic: DiagnosticMessage {
     id: .injectMultipleBindings, message: "'@Inject' applies to one property at a time")
   static let injectStatic = Self(
     id: .injectStatic, message: "'@Inject' applies to instance properties, not static ones")
+  static let injectObservableNeedsIgnored = Self(
+    id: .injectObservableNeedsIgnored,
+    message: """
+      '@Inject' inside an '@Observable' type needs '@ObservationIgnored' after it: \
+      '@Observable' would otherwise add accessors of its own to the property
+      """)
+  static let injectAfterObservationIgnored = Self(
+    id: .injectAfterObservationIgnored,
+    message: """
+      write '@Inject' before '@ObservationIgnored': Swift rejects the getter of an accessor \
+      macro written after '@ObservationIgnored'
+      """)
   static let injectExpressionArguments = Self(
     id: .injectExpressionArguments, message: "'#inject()' takes no arguments; the expected type selects the dependency")
 }
@@ -67,6 +81,10 @@ struct ForgeInjectFixIt: FixItMessage {
   static let addTypeAnnotation = Self(message: "Add a type annotation", id: "add-type-annotation")
   static let removeInitialValue = Self(message: "Remove the initial value", id: "remove-initial-value")
   static let removeArguments = Self(message: "Remove the arguments", id: "remove-arguments")
+  static let addObservationIgnored = Self(
+    message: "Add '@ObservationIgnored' after '@Inject'", id: "add-observation-ignored")
+  static let moveInjectFirst = Self(
+    message: "Write '@Inject' before '@ObservationIgnored'", id: "move-inject-first")
 }
 
 extension FixIt {

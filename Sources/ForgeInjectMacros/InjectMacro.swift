@@ -14,7 +14,7 @@ public struct InjectMacro: AccessorMacro, PeerMacro {
     providingAccessorsOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AccessorDeclSyntax] {
-    guard let property = validate(node, declaration, context: nil) else { return [] }
+    guard let property = validate(node, declaration, in: context, reportsProblems: false) else { return [] }
     return ["get { _\(raw: property.name).value }"]
   }
 
@@ -23,7 +23,7 @@ public struct InjectMacro: AccessorMacro, PeerMacro {
     providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    guard let property = validate(node, declaration, context: context) else { return [] }
+    guard let property = validate(node, declaration, in: context, reportsProblems: true) else { return [] }
     let site = [context.enclosingTypeName, property.name].compactMap { $0 }.joined(separator: ".")
     return [
       """
@@ -42,14 +42,17 @@ public struct InjectMacro: AccessorMacro, PeerMacro {
   }
 
   /// The property `@Inject` can expand, or nil after diagnosing why not.
-  /// Only the peer expansion passes a context, so each problem is reported once.
+  /// Only the peer expansion reports problems, so each is reported once.
   static func validate(
     _ node: AttributeSyntax,
     _ declaration: some DeclSyntaxProtocol,
-    context: (any MacroExpansionContext)?
+    in context: some MacroExpansionContext,
+    reportsProblems: Bool
   ) -> Property? {
     func fail(_ message: ForgeInjectDiagnostic, at target: some SyntaxProtocol, fixIt: FixIt? = nil) -> Property? {
-      context?.diagnose(Diagnostic(node: target, message: message, fixIts: fixIt.map { [$0] } ?? []))
+      if reportsProblems {
+        context.diagnose(Diagnostic(node: target, message: message, fixIts: fixIt.map { [$0] } ?? []))
+      }
       return nil
     }
     guard let variable = declaration.as(VariableDeclSyntax.self) else {
@@ -90,6 +93,56 @@ public struct InjectMacro: AccessorMacro, PeerMacro {
     guard let type = binding.typeAnnotation?.type else {
       return fail(.injectMissingType(pattern.identifier.text), at: binding, fixIt: .addingTypeAnnotation(to: binding))
     }
+    if let problem = observationProblem(of: variable, inject: node, context: context) {
+      return fail(problem.message, at: node, fixIt: problem.fixIt)
+    }
     return Property(name: pattern.identifier.text, type: type)
+  }
+
+  /// Inside an `@Observable` type, `@Inject` must be followed by
+  /// `@ObservationIgnored`: without it, `@Observable` adds accessors of its
+  /// own; before it, Swift rejects `@Inject`'s getter.
+  static func observationProblem(
+    of variable: VariableDeclSyntax,
+    inject node: AttributeSyntax,
+    context: some MacroExpansionContext
+  ) -> (message: ForgeInjectDiagnostic, fixIt: FixIt)? {
+    func isNamed(_ name: String) -> (AttributeListSyntax.Element) -> Bool {
+      { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription.hasSuffix(name) == true }
+    }
+    // By name: the compiler may hand the macro its attribute as a node of
+    // another tree than the declaration's.
+    guard let injectIndex = variable.attributes.firstIndex(where: isNamed(node.attributeName.trimmedDescription)) else {
+      return nil
+    }
+    var attributes = variable.attributes
+    if let ignoredIndex = attributes.firstIndex(where: isNamed("ObservationIgnored")) {
+      guard ignoredIndex < injectIndex else { return nil }
+      // Swap the two, each keeping the other's place and spacing.
+      let ignored = attributes[ignoredIndex]
+      let inject = attributes[injectIndex]
+      attributes[ignoredIndex] = inject.with(\.leadingTrivia, ignored.leadingTrivia)
+        .with(\.trailingTrivia, ignored.trailingTrivia)
+      attributes[injectIndex] = ignored.with(\.leadingTrivia, inject.leadingTrivia)
+        .with(\.trailingTrivia, inject.trailingTrivia)
+      let fixIt = FixIt(
+        message: ForgeInjectFixIt.moveInjectFirst,
+        changes: [.replace(oldNode: Syntax(variable.attributes), newNode: Syntax(attributes))]
+      )
+      return (.injectAfterObservationIgnored, fixIt)
+    }
+    let insideObservable =
+      attributes.contains(where: isNamed("ObservationTracked")) || context.enclosingTypeIsObservable
+    guard insideObservable else { return nil }
+    let inject = attributes[injectIndex]
+    let ignored = AttributeSyntax(attributeName: IdentifierTypeSyntax(name: .identifier("ObservationIgnored")))
+      .with(\.trailingTrivia, inject.trailingTrivia)
+    attributes[injectIndex] = inject.with(\.trailingTrivia, .space)
+    attributes.insert(.attribute(ignored), at: attributes.index(after: injectIndex))
+    let fixIt = FixIt(
+      message: ForgeInjectFixIt.addObservationIgnored,
+      changes: [.replace(oldNode: Syntax(variable.attributes), newNode: Syntax(attributes))]
+    )
+    return (.injectObservableNeedsIgnored, fixIt)
   }
 }

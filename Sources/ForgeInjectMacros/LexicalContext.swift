@@ -14,6 +14,17 @@ extension MacroExpansionContext {
     return nil
   }
 
+  /// Whether the innermost type around the expansion is `@Observable`.
+  var enclosingTypeIsObservable: Bool {
+    for syntax in lexicalContext {
+      guard let group = syntax.asProtocol(DeclGroupSyntax.self) else { continue }
+      return group.attributes.contains {
+        $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription.hasSuffix("Observable") == true
+      }
+    }
+    return false
+  }
+
   /// `fileID: "Module/File.swift", line: 12` for `node`, to report failures
   /// where the user wrote the injection.
   func locationArguments(of node: some SyntaxProtocol) -> String {

@@ -248,4 +248,102 @@ struct InjectExpressionMacroTests {
         """
     )
   }
+
+  @Test("inside @Observable without @ObservationIgnored: an error with a fix-it adding it (issue 11)")
+  func observableNeedsIgnored() {
+    assertExpansion(
+      """
+      @Observable
+      final class Screen {
+        @Inject var analytics: AnalyticsServiceProtocol
+      }
+      """,
+      expandedSource: """
+        @Observable
+        final class Screen {
+          var analytics: AnalyticsServiceProtocol
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          id: .init(domain: "ForgeInjectMacros", id: "injectObservableNeedsIgnored"),
+          message: """
+            '@Inject' inside an '@Observable' type needs '@ObservationIgnored' after it: \
+            '@Observable' would otherwise add accessors of its own to the property
+            """,
+          line: 3,
+          column: 3,
+          fixIts: [FixItSpec(message: "Add '@ObservationIgnored' after '@Inject'")]
+        )
+      ],
+      applyFixIts: ["Add '@ObservationIgnored' after '@Inject'"],
+      fixedSource: """
+        @Observable
+        final class Screen {
+          @Inject @ObservationIgnored var analytics: AnalyticsServiceProtocol
+        }
+        """
+    )
+  }
+
+  @Test("after @ObservationIgnored: an error with a fix-it putting @Inject first")
+  func afterObservationIgnored() {
+    assertExpansion(
+      """
+      @Observable
+      final class Screen {
+        @ObservationIgnored @Inject var analytics: AnalyticsServiceProtocol
+      }
+      """,
+      expandedSource: """
+        @Observable
+        final class Screen {
+          @ObservationIgnored var analytics: AnalyticsServiceProtocol
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          id: .init(domain: "ForgeInjectMacros", id: "injectAfterObservationIgnored"),
+          message: """
+            write '@Inject' before '@ObservationIgnored': Swift rejects the getter of an accessor \
+            macro written after '@ObservationIgnored'
+            """,
+          line: 3,
+          column: 23,
+          fixIts: [FixItSpec(message: "Write '@Inject' before '@ObservationIgnored'")]
+        )
+      ],
+      applyFixIts: ["Write '@Inject' before '@ObservationIgnored'"],
+      fixedSource: """
+        @Observable
+        final class Screen {
+          @Inject @ObservationIgnored var analytics: AnalyticsServiceProtocol
+        }
+        """
+    )
+  }
+
+  @Test("@Inject @ObservationIgnored expands as usual")
+  func beforeObservationIgnored() {
+    assertExpansion(
+      """
+      @Observable
+      final class Screen {
+        @Inject @ObservationIgnored var analytics: AnalyticsServiceProtocol
+      }
+      """,
+      expandedSource: """
+        @Observable
+        final class Screen {
+          @ObservationIgnored var analytics: AnalyticsServiceProtocol {
+            get {
+              _analytics.value
+            }
+          }
+
+          private let _analytics = ForgeInject.InjectedDependency<AnalyticsServiceProtocol>("Screen.analytics", lazy: true, fileID: "TestModule/test.swift", line: 3)
+        }
+        """
+    )
+  }
 }

@@ -28,6 +28,17 @@ public macro Injectable() = #externalMacro(module: "ForgeInjectMacros", type: "I
 ///   @Inject(lazy: false) var logger: LoggerProtocol
 /// }
 /// ```
+///
+/// In an `@Observable` type, write `@ObservationIgnored` after it (Swift
+/// rejects the getter of an accessor macro written after
+/// `@ObservationIgnored`); the macro says so, with a fix-it, otherwise:
+///
+/// ```swift
+/// @Observable
+/// final class LoginViewModel {
+///   @Inject @ObservationIgnored var authService: AuthServiceProtocol
+/// }
+/// ```
 @attached(accessor, names: named(get))
 @attached(peer, names: prefixed(_))
 public macro Inject(lazy: Bool = true) = #externalMacro(module: "ForgeInjectMacros", type: "InjectMacro")
