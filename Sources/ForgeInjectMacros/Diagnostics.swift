@@ -6,6 +6,8 @@ struct ForgeInjectDiagnostic: DiagnosticMessage {
   enum ID: String {
     case injectableUnsupportedType
     case injectableMissingType
+    case injectableVarWithoutValue
+    case injectablePlainValue
     case injectNotAVariable
     case injectOnLet
     case injectOnComputed
@@ -33,6 +35,24 @@ struct ForgeInjectDiagnostic: DiagnosticMessage {
     Self(
       id: .injectableMissingType,
       message: "'@Injectable' needs the type of '\(name)' to resolve it; add a type annotation")
+  }
+
+  static func injectableVarWithoutValue(_ name: String) -> Self {
+    Self(
+      id: .injectableVarWithoutValue,
+      message: """
+        '@Injectable' injects stored 'let's only; give 'var \(name)' an initial value, \
+        or make it a 'let' to inject it
+        """)
+  }
+
+  static func injectablePlainValue(_ name: String, _ type: String) -> Self {
+    Self(
+      id: .injectablePlainValue,
+      message: """
+        '@Injectable' would resolve '\(name): \(type)' from the container, but a plain \
+        value is not a dependency; give it an initial value, or write the initialiser yourself
+        """)
   }
 
   static let injectNotAVariable = Self(
@@ -81,6 +101,7 @@ struct ForgeInjectFixIt: FixItMessage {
   static let addTypeAnnotation = Self(message: "Add a type annotation", id: "add-type-annotation")
   static let removeInitialValue = Self(message: "Remove the initial value", id: "remove-initial-value")
   static let removeArguments = Self(message: "Remove the arguments", id: "remove-arguments")
+  static let addInitialValue = Self(message: "Add an initial value", id: "add-initial-value")
   static let addObservationIgnored = Self(
     message: "Add '@ObservationIgnored' after '@Inject'", id: "add-observation-ignored")
   static let moveInjectFirst = Self(
@@ -102,6 +123,24 @@ extension FixIt {
           )
         )
       ]
+    )
+  }
+
+  /// Adds ` = <#value#>` after a binding's type.
+  static func addingInitialValue(to binding: PatternBindingSyntax) -> FixIt {
+    var valued = binding
+    if var annotation = valued.typeAnnotation {
+      annotation.type = annotation.type.trimmed
+      valued.typeAnnotation = annotation
+    }
+    valued.initializer = InitializerClauseSyntax(
+      equal: .equalToken(leadingTrivia: .space, trailingTrivia: .space),
+      value: ExprSyntax(stringLiteral: "<#value#>"),
+      trailingTrivia: binding.typeAnnotation?.type.trailingTrivia ?? []
+    )
+    return FixIt(
+      message: ForgeInjectFixIt.addInitialValue,
+      changes: [.replace(oldNode: Syntax(binding), newNode: Syntax(valued))]
     )
   }
 

@@ -58,16 +58,20 @@ public struct InjectableMacro: MemberMacro {
   }
 
   /// Stored `let`s with a type annotation, no initial value, not static.
+  /// Reports what the generated initialiser could not initialise: a stored
+  /// `var` without an initial value, and a `let` of a plain value type.
   static func storedDependencies(
     of declaration: some DeclGroupSyntax,
     in context: some MacroExpansionContext
   ) -> [Dependency] {
     var dependencies: [Dependency] = []
     for member in declaration.memberBlock.members {
-      guard let variable = member.decl.as(VariableDeclSyntax.self),
-        variable.bindingSpecifier.tokenKind == .keyword(.let),
-        !variable.modifiers.isStatic
-      else { continue }
+      guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.modifiers.isStatic else { continue }
+      if variable.bindingSpecifier.tokenKind == .keyword(.var) {
+        diagnoseUninitialisedVars(variable, in: context)
+        continue
+      }
+      guard variable.bindingSpecifier.tokenKind == .keyword(.let) else { continue }
       let bindings = Array(variable.bindings)
       for (index, binding) in bindings.enumerated() {
         guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self),
@@ -84,10 +88,63 @@ public struct InjectableMacro: MemberMacro {
             ))
           continue
         }
+        if isPlainValue(type) {
+          context.diagnose(
+            Diagnostic(
+              node: binding,
+              message: ForgeInjectDiagnostic.injectablePlainValue(pattern.identifier.text, type.trimmedDescription),
+              fixIt: .addingInitialValue(to: binding)
+            ))
+          continue
+        }
         dependencies.append(Dependency(name: pattern.identifier.text, type: type, node: binding))
       }
     }
     return dependencies
+  }
+
+  /// A stored `var` that nothing initialises: no initial value, not
+  /// optional, no attribute (`@Inject`, a property wrapper) that takes care
+  /// of it, and no getter.
+  static func diagnoseUninitialisedVars(_ variable: VariableDeclSyntax, in context: some MacroExpansionContext) {
+    guard variable.attributes.isEmpty, !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) })
+    else { return }
+    for binding in variable.bindings {
+      guard let pattern = binding.pattern.as(IdentifierPatternSyntax.self), binding.initializer == nil,
+        let type = binding.typeAnnotation?.type, !isOptional(type)
+      else { continue }
+      if let accessors = binding.accessorBlock {
+        // Observers keep it stored; a getter makes it computed.
+        guard case .accessors(let list) = accessors.accessors,
+          list.allSatisfy({ [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind) })
+        else { continue }
+      }
+      context.diagnose(
+        Diagnostic(
+          node: binding,
+          message: ForgeInjectDiagnostic.injectableVarWithoutValue(pattern.identifier.text),
+          fixIt: .addingInitialValue(to: binding)
+        ))
+    }
+  }
+
+  /// `Int`, `String`, `Bool` and the standard library's other plain values,
+  /// optional or not: never a registered dependency.
+  static func isPlainValue(_ type: TypeSyntax) -> Bool {
+    var name = type.trimmedDescription
+    while name.hasSuffix("?") || name.hasSuffix("!") { name.removeLast() }
+    if name.hasPrefix("Swift.") { name.removeFirst("Swift.".count) }
+    return plainValueTypes.contains(name)
+  }
+
+  static let plainValueTypes: Set<String> = [
+    "Bool", "Int", "Int8", "Int16", "Int32", "Int64", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+    "Float", "Double", "String", "Substring", "Character",
+  ]
+
+  static func isOptional(_ type: TypeSyntax) -> Bool {
+    type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
+      || type.as(IdentifierTypeSyntax.self)?.name.text == "Optional"
   }
 
   static func accessLevel(of declaration: some DeclGroupSyntax) -> String {

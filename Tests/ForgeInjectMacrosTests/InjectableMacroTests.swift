@@ -10,7 +10,7 @@ struct InjectableMacroTests {
       @Injectable
       final class ViewModel {
         let networkService: NetworkServiceProtocol
-        let a, b: Int
+        let a, b: ClockProtocol
         var count = 0
         static let shared: Int
         let constant: Int = 1
@@ -19,15 +19,15 @@ struct InjectableMacroTests {
       expandedSource: """
         final class ViewModel {
           let networkService: NetworkServiceProtocol
-          let a, b: Int
+          let a, b: ClockProtocol
           var count = 0
           static let shared: Int
           let constant: Int = 1
 
           init(
             networkService: NetworkServiceProtocol = ForgeInject.ForgeInjection.resolve("ViewModel.networkService", fileID: "TestModule/test.swift", line: 3),
-            a: Int = ForgeInject.ForgeInjection.resolve("ViewModel.a", fileID: "TestModule/test.swift", line: 4),
-            b: Int = ForgeInject.ForgeInjection.resolve("ViewModel.b", fileID: "TestModule/test.swift", line: 4)
+            a: ClockProtocol = ForgeInject.ForgeInjection.resolve("ViewModel.a", fileID: "TestModule/test.swift", line: 4),
+            b: ClockProtocol = ForgeInject.ForgeInjection.resolve("ViewModel.b", fileID: "TestModule/test.swift", line: 4)
           ) {
             self.networkService = networkService
             self.a = a
@@ -159,6 +159,111 @@ struct InjectableMacroTests {
       fixedSource: """
 
         \(kind) Thing {}
+        """
+    )
+  }
+
+  @Test("a stored var without an initial value: an error with a fix-it adding one (issue 11)")
+  func varWithoutValue() {
+    assertExpansion(
+      """
+      @Injectable
+      final class Screen {
+        let clock: ClockProtocol
+        var taps: Int
+        var label: String?
+        var doubled: Int { taps * 2 }
+        @Inject var analytics: AnalyticsServiceProtocol
+      }
+      """,
+      expandedSource: """
+        final class Screen {
+          let clock: ClockProtocol
+          var taps: Int
+          var label: String?
+          var doubled: Int { taps * 2 }
+          var analytics: AnalyticsServiceProtocol {
+            get {
+              _analytics.value
+            }
+          }
+
+          private let _analytics = ForgeInject.InjectedDependency<AnalyticsServiceProtocol>("Screen.analytics", lazy: true, fileID: "TestModule/test.swift", line: 7)
+
+          init(
+            clock: ClockProtocol = ForgeInject.ForgeInjection.resolve("Screen.clock", fileID: "TestModule/test.swift", line: 3)
+          ) {
+            self.clock = clock
+          }
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          id: .init(domain: "ForgeInjectMacros", id: "injectableVarWithoutValue"),
+          message: """
+            '@Injectable' injects stored 'let's only; give 'var taps' an initial value, \
+            or make it a 'let' to inject it
+            """,
+          line: 4,
+          column: 7,
+          fixIts: [FixItSpec(message: "Add an initial value")]
+        )
+      ],
+      applyFixIts: ["Add an initial value"],
+      fixedSource: """
+        @Injectable
+        final class Screen {
+          let clock: ClockProtocol
+          var taps: Int = <#value#>
+          var label: String?
+          var doubled: Int { taps * 2 }
+          @Inject var analytics: AnalyticsServiceProtocol
+        }
+        """
+    )
+  }
+
+  @Test("a let of a plain value type: an error with a fix-it giving it a value")
+  func plainValue() {
+    assertExpansion(
+      """
+      @Injectable
+      struct Row {
+        let id: Int
+        let clock: ClockProtocol
+      }
+      """,
+      expandedSource: """
+        struct Row {
+          let id: Int
+          let clock: ClockProtocol
+
+          init(
+            clock: ClockProtocol = ForgeInject.ForgeInjection.resolve("Row.clock", fileID: "TestModule/test.swift", line: 4)
+          ) {
+            self.clock = clock
+          }
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          id: .init(domain: "ForgeInjectMacros", id: "injectablePlainValue"),
+          message: """
+            '@Injectable' would resolve 'id: Int' from the container, but a plain value is not a \
+            dependency; give it an initial value, or write the initialiser yourself
+            """,
+          line: 3,
+          column: 7,
+          fixIts: [FixItSpec(message: "Add an initial value")]
+        )
+      ],
+      applyFixIts: ["Add an initial value"],
+      fixedSource: """
+        @Injectable
+        struct Row {
+          let id: Int = <#value#>
+          let clock: ClockProtocol
+        }
         """
     )
   }

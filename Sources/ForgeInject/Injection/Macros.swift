@@ -12,10 +12,19 @@
 /// let test = ViewModel(networkService: MockNetworkService())    // injected
 /// ```
 ///
-/// Works on classes, structs and actors; `var`s, `static` properties and
-/// properties with an initial value are left alone. A dependency that cannot
-/// be resolved stops with a message naming the type, the property and the
-/// missing type.
+/// Works on classes, structs and actors. Which properties are injected:
+///
+/// - a stored `let` with a type annotation and no initial value is, unless
+///   its type is a plain value of the standard library (`Int`, `String`,
+///   `Bool`, … or an optional of one): those are an error with a fix-it,
+///   since no container registers them;
+/// - `static` properties, properties with an initial value, computed
+///   properties and `@Inject` properties are left alone;
+/// - a stored `var` needs an initial value (or to be optional): the
+///   initialiser does not set it, so one without is an error with a fix-it.
+///
+/// A dependency that cannot be resolved stops with a message naming the
+/// type, the property and the missing type.
 @attached(member, names: named(init))
 public macro Injectable() = #externalMacro(module: "ForgeInjectMacros", type: "InjectableMacro")
 
