@@ -58,7 +58,7 @@ let package = Package(
     .target(
       name: "ForgeTestSupport", dependencies: ["ForgeCore"], path: "Tests/ForgeTestSupport", swiftSettings: strict),
     .testTarget(name: "ForgeCoreTests", dependencies: ["ForgeCore", "ForgeTestSupport"], swiftSettings: strict),
-    .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeTestSupport"], swiftSettings: strict),
+    .testTarget(name: "ForgeTests", dependencies: ["Forge", "ForgeInject", "ForgeTestSupport"], swiftSettings: strict),
     .testTarget(name: "ForgeInjectTests", dependencies: ["ForgeInject", "ForgeTestSupport"], swiftSettings: strict),
     .testTarget(name: "SwiftPodTests", dependencies: ["SwiftPod", "ForgeTestSupport"], swiftSettings: strict),
     .testTarget(

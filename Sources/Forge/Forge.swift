@@ -37,6 +37,21 @@ public enum Forge {
     try await PreviewMode.with(enabled) { try await operation() }
   }
 
+  /// Forge's `@Inject`, by a name that a file importing both Forge and
+  /// ForgeInject still reaches: there, a bare `@Inject` is ForgeInject's
+  /// macro, and the compiler answers `@Inject(\.x)` with "missing argument
+  /// label 'lazy:'".
+  ///
+  /// ```swift
+  /// import Forge
+  /// import ForgeInject
+  ///
+  /// final class LoginViewModel {
+  ///   @Forge.Inject(\.authService) private var authService
+  /// }
+  /// ```
+  public typealias Inject<T> = ContainerInject<AppContainer, T>
+
   /// Whether `provide` currently uses preview factories.
   public static var isPreviewMode: Bool { PreviewMode.isActive }
 }
