@@ -69,7 +69,7 @@ extension Fetcher {
 
     /// Makes `service` with `makeService` instead, once per fetcher.
     public func addOverride<T>(for service: Service<T>, makeService: @escaping () -> T) -> Builder {
-      addOverride(for: service, make: { _ in makeService() })
+      install(service, UncheckedMake { _ in makeService() })
     }
 
     /// Makes `service` with `make` instead, once per fetcher, from other
@@ -83,8 +83,11 @@ extension Fetcher {
     ///   }
     ///   .done()
     /// ```
-    public func addOverride<T>(for service: Service<T>, make: @escaping (Fetcher) -> T) -> Builder {
-      let make = UncheckedMake(make)
+    public func addOverride<T>(for service: Service<T>, make: @escaping @Sendable (Fetcher) -> T) -> Builder {
+      install(service, UncheckedMake(make))
+    }
+
+    private func install<T>(_ service: Service<T>, _ make: UncheckedMake<T>) -> Builder {
       overrides.append { fetcher in
         // Unowned: the store holding this override belongs to `fetcher`.
         fetcher.store.setOverride(IdentityKey(service), name: service.name, lifetime: .singleton) {
@@ -108,8 +111,8 @@ extension Fetcher {
   }
 }
 
-/// A user's `makeService` closure, which the documented API does not mark
-/// `@Sendable`.
+/// A user's `makeService` closure, which the seed's API does not mark
+/// `@Sendable` (`Service { fetcher in … }` and its override are).
 private struct UncheckedMake<T>: @unchecked Sendable {
   // @unchecked: like `Service.makeService`, the closure is immutable and a
   // fetcher runs it at most once, under the engine's exactly-once guarantee.

@@ -44,7 +44,7 @@ public final class Service<T>: @unchecked Sendable {
   ///   }
   /// }
   /// ```
-  public init(_ make: @escaping (Fetcher) -> T) {
+  public init(_ make: @escaping @Sendable (Fetcher) -> T) {
     self.makeService = { make(Fetcher.createDefault()) }
     self.make = make
     self.name = Self.defaultName
@@ -67,7 +67,7 @@ public final class Service<T>: @unchecked Sendable {
   /// ```swift
   /// static let cache = Service("cache") { fetcher in Cache(database: fetcher.fetch(.database)) }
   /// ```
-  public init(_ name: String, _ make: @escaping (Fetcher) -> T) {
+  public init(_ name: String, _ make: @escaping @Sendable (Fetcher) -> T) {
     self.makeService = { make(Fetcher.createDefault()) }
     self.make = make
     self.name = name
