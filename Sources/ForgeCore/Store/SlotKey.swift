@@ -1,9 +1,17 @@
 /// A key a store can find through the calling thread's slot cache, without
 /// hashing it.
 @usableFromInline package protocol SlotKey: Hashable, Sendable {
-  /// Two words that identify this key for as long as the store keeps it, or
+  /// The words that identify this key for as long as the store keeps it, or
   /// nil when the key cannot be identified that way.
   var identityBits: SlotKeyBits? { get }
+  /// Whether ``SlotKeyBits/third`` is part of the identity; when it is not,
+  /// it is 0 and lookups do not compare it.
+  static var identityUsesThirdWord: Bool { get }
+}
+
+extension SlotKey {
+  @inlinable
+  package static var identityUsesThirdWord: Bool { false }
 }
 
 /// The words that identify a key in the thread's slot cache.
@@ -11,11 +19,15 @@
 @usableFromInline package struct SlotKeyBits: Equatable, Sendable {
   @usableFromInline package let first: UInt
   @usableFromInline package let second: UInt
+  /// A third word for keys that need one (Forge's: where the declaration
+  /// is); 0 for the others.
+  @usableFromInline package let third: UInt
 
   @inlinable
-  package init(_ first: UInt, _ second: UInt) {
+  package init(_ first: UInt, _ second: UInt, _ third: UInt = 0) {
     self.first = first
     self.second = second
+    self.third = third
   }
 
   /// The bits of an object's identity (a provider, a service).

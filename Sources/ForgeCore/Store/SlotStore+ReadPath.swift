@@ -21,7 +21,7 @@ extension SlotStore {
     guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
       !thread.pointee.isCapturing,
       let bits,
-      let entry = SlotTable.entry(in: tableCell, for: bits),
+      let entry = SlotTable.entry(in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord),
       entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
     else { return nil }
     return entry
@@ -90,7 +90,7 @@ extension SlotStore {
     let thread = ResolutionContext.currentFast
     var known: Unmanaged<AnySlot>?
     if !thread.pointee.isCapturing, let bits,
-      let entry = SlotTable.entry(in: tableCell, for: bits),
+      let entry = SlotTable.entry(in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord),
       entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
     {
       let slot = entry.slot

@@ -13,7 +13,7 @@ import CForgeAtomics
 /// with ten slots or twenty thousand: one hash, usually one probe.
 ///
 /// ```swift
-/// if let entry = SlotTable.entry(in: store.tableCell, for: bits),
+/// if let entry = SlotTable.entry(in: store.tableCell, for: bits, comparingThird: false),
 ///   entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
 /// {
 ///   // entry.cell holds the published instance
@@ -23,9 +23,9 @@ import CForgeAtomics
   /// Words before the entries: the shift that turns a hash into an index,
   /// and the mask that wraps a probe.
   @usableFromInline static var headerWords: Int { 2 }
-  /// Words per entry: slot (published last), the two key words, the value
-  /// type, the instance cell.
-  @usableFromInline static var entryWords: Int { 5 }
+  /// Words per entry: slot (published last), the three key words, the
+  /// value type, the instance cell.
+  @usableFromInline static var entryWords: Int { 6 }
   static let initialCapacity = 16
 
   /// The published table: header and entries in one allocation. The
@@ -51,11 +51,14 @@ import CForgeAtomics
     CacheLines.deallocate(cell)
   }
 
-  /// The entry for `bits`, if the table published in `cell` has one.
+  /// The entry for `bits`, if the table published in `cell` has one;
+  /// `comparingThird` is false for stores whose keys leave the third word 0.
   @inlinable @inline(__always)
-  package static func entry(in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>, for bits: SlotKeyBits)
-    -> SlotTableEntry?
-  {
+  package static func entry(
+    in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    for bits: SlotKeyBits,
+    comparingThird: Bool
+  ) -> SlotTableEntry? {
     guard let table = forge_load_acquire(cell) else { return nil }
     let words = table.assumingMemoryBound(to: UInt.self)
     let mask = words[1]
@@ -65,15 +68,19 @@ import CForgeAtomics
       guard
         forge_load_acquire(UnsafeMutableRawPointer(entry).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) != nil
       else { return nil }
-      if entry[1] == bits.first, entry[2] == bits.second { return SlotTableEntry(words: entry) }
+      if entry[1] == bits.first, entry[2] == bits.second, !comparingThird || entry[3] == bits.third {
+        return SlotTableEntry(words: entry)
+      }
       index = (index &+ 1) & mask
     }
   }
 
-  /// Mixes both key words into the high bits, which the shift keeps.
+  /// Mixes the key words into the high bits, which the shift keeps; a third
+  /// word of 0 changes nothing, so stores that do not use it skip it.
   @inlinable @inline(__always)
   static func hash(_ bits: SlotKeyBits) -> UInt {
-    (bits.first ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F)) &* 0x9E37_79B9_7F4A_7C15
+    (bits.first ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F) ^ (bits.third &* 0x1656_67B1_9E37_79F9))
+      &* 0x9E37_79B9_7F4A_7C15
   }
 
   /// Adds `slot` under `bits`, growing the table first when it is half
@@ -102,9 +109,9 @@ import CForgeAtomics
         guard let slot = UnsafeMutableRawPointer(bitPattern: entry[0]) else { continue }
         Self.place(
           slot: slot,
-          bits: SlotKeyBits(entry[1], entry[2]),
-          valueType: unsafeBitCast(entry[3], to: ObjectIdentifier.self),
-          cell: UnsafeMutablePointer(bitPattern: entry[4])!,
+          bits: SlotKeyBits(entry[1], entry[2], entry[3]),
+          valueType: unsafeBitCast(entry[4], to: ObjectIdentifier.self),
+          cell: UnsafeMutablePointer(bitPattern: entry[5])!,
           in: table
         )
       }
@@ -132,8 +139,9 @@ import CForgeAtomics
     }
     entry[1] = bits.first
     entry[2] = bits.second
-    entry[3] = UInt(bitPattern: valueType)
-    entry[4] = UInt(bitPattern: cell)
+    entry[3] = bits.third
+    entry[4] = UInt(bitPattern: valueType)
+    entry[5] = UInt(bitPattern: cell)
     forge_store_release(UnsafeMutableRawPointer(entry).assumingMemoryBound(to: UnsafeMutableRawPointer?.self), slot)
   }
 }
@@ -154,11 +162,11 @@ import CForgeAtomics
 
   /// The type of the slot's instances, as an `ObjectIdentifier`'s bits.
   @inlinable
-  package var valueTypeBits: UInt { words[3] }
+  package var valueTypeBits: UInt { words[4] }
 
   /// The slot's instance cell.
   @inlinable
   package var cell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-    UnsafeMutablePointer(bitPattern: words[4]).unsafelyUnwrapped
+    UnsafeMutablePointer(bitPattern: words[5]).unsafelyUnwrapped
   }
 }
