@@ -122,7 +122,7 @@ extension OverridableContainer {
   }
 
   /// The `provide` key behind `keyPath`, learned by reading the property once.
-  func overrideKey<T>(for keyPath: KeyPath<Self, T>, placeholder: @escaping () -> T) -> String {
+  func overrideKey<T>(for keyPath: KeyPath<Self, T>, placeholder: @escaping () -> T) -> DeclarationKey {
     let key = store.discoverKey(
       alias: keyPath,
       request: "a \(String(describing: Self.self)) key path of type \(String(reflecting: T.self))",

@@ -34,7 +34,7 @@ open class Container: @unchecked Sendable {
   // properties, not stored state.
 
   /// The engine's store: slots by `provide` key, and container-wide overrides.
-  @usableFromInline package let store = SlotStore<String>()
+  @usableFromInline let store = SlotStore<DeclarationKey>()
 
   /// Creates an empty container.
   public init() {}
@@ -71,17 +71,21 @@ open class Container: @unchecked Sendable {
   ///
   /// - Parameters:
   ///   - scope: how long the instance built by `factory` is kept.
-  ///   - key: identifies the dependency in this container; defaults to the
-  ///     calling property's name.
+  ///   - key: identifies the dependency in this container, together with
+  ///     the file it is declared in; defaults to the calling property's name.
+  ///   - fileID: the declaring file; leave the default. Two modules that
+  ///     both declare `var logger` on one container get two dependencies.
   ///   - factory: builds the instance; may read other properties.
   ///   - preview: builds the instance in Xcode Previews; never kept.
   @inlinable
   public func provide<T>(
     _ scope: Scope = .transient,
     key: String = #function,
+    fileID: StaticString = #fileID,
     _ factory: () -> Any,
     preview: (() -> Any)? = nil
   ) -> T {
+    let key = DeclarationKey(key, file: fileID)
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`.
     if scope != .transient, preview == nil || !PreviewMode.mightBeActive,
@@ -97,11 +101,11 @@ open class Container: @unchecked Sendable {
   @inlinable @inline(never)
   final func provideResolving<T>(
     _ scope: Scope,
-    key: String,
+    key: DeclarationKey,
     _ factory: () -> Any,
     preview: (() -> Any)?
   ) -> T {
-    if scope != .transient, key.last == ")", !key.hasSuffix("()") {
+    if scope != .transient, key.name.last == ")", !key.name.hasSuffix("()") {
       stopSharedAcrossArguments(key, scope: scope)
     }
     do {
@@ -121,13 +125,13 @@ open class Container: @unchecked Sendable {
   /// Stops a kept `provide` whose key is the name of a function with
   /// parameters: every argument would get the instance built for the first.
   @usableFromInline @inline(never)
-  final func stopSharedAcrossArguments(_ key: String, scope: Scope) -> Never {
-    let name = key.prefix { $0 != "(" }
+  final func stopSharedAcrossArguments(_ key: DeclarationKey, scope: Scope) -> Never {
+    let name = key.name.prefix { $0 != "(" }
     let diagnostic = ForgeDiagnostic(
       .keyPerArgument,
       "\(dependencyName(key)) is a .\(scope) dependency declared in a function with parameters",
       reason: """
-        Its key (\(key), the function's name) is the same for every argument, so every \
+        Its key (\(key.name), the function's name) is the same for every argument, so every \
         call would get the instance built for the first one.
         """,
       fix: """
@@ -166,8 +170,8 @@ open class Container: @unchecked Sendable {
 
   /// How messages name the dependency behind `key`: `AuthContainer.authService`.
   @usableFromInline
-  final func dependencyName(_ key: String) -> String {
-    "\(String(describing: type(of: self))).\(key)"
+  final func dependencyName(_ key: DeclarationKey) -> String {
+    "\(String(describing: type(of: self))).\(key.name)"
   }
 
   /// The factory's value as `T`. When the `Any` holds a `T` as such (the
@@ -176,7 +180,7 @@ open class Container: @unchecked Sendable {
   /// the runtime's general cast (needed for protocol types, subclasses, …),
   /// which costs more than a whole cached resolution, is skipped.
   @inlinable
-  final func cast<T>(_ value: Any, key: String, factoryName: String) throws -> T {
+  final func cast<T>(_ value: Any, key: DeclarationKey, factoryName: String) throws -> T {
     func holdsT<Contained>(_ contained: Contained) -> Bool { Contained.self == T.self }
     if _openExistential(value, do: holdsT) {
       func project<Contained>(_ contained: Contained) -> T { unsafeBitCast(contained, to: T.self) }
@@ -188,7 +192,7 @@ open class Container: @unchecked Sendable {
   /// The general cast, kept out of line: its `Optional<T>` would otherwise
   /// cost a metadata lookup on every build, cast taken or not.
   @usableFromInline @inline(never)
-  final func castConverting<T>(_ value: Any, key: String, factoryName: String) throws -> T {
+  final func castConverting<T>(_ value: Any, key: DeclarationKey, factoryName: String) throws -> T {
     if let typed = value as? T { return typed }
     throw DependencyTypeMismatchError(
       dependency: dependencyName(key),
