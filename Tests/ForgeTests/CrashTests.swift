@@ -159,7 +159,8 @@ struct CrashTests {
   @Test("an override whose factory resolves other properties is still a plain override")
   func overrideFactoryResolves() {
     let container = MisdirectionContainer()
-    container.override(\.service) { NetworkUser(net: container.network) }
+    // Unowned: the container keeps the override, which must not keep it.
+    container.override(\.service) { [unowned container] in NetworkUser(net: container.network) }
     #expect(container.service.net.label == "real network")
   }
 
