@@ -34,7 +34,7 @@ import CForgeAtomics
   /// Boxes taken out of their cells that a reader may still hold.
   @exclusivity(unchecked) var retired = RetiredBoxes()
   /// The slots by key bits, for reads without the lock.
-  @exclusivity(unchecked) var table = SlotTable()
+  @exclusivity(unchecked) var table = SlotTable(usesThirdWord: Key.identityUsesThirdWord)
   /// Where ``table`` publishes itself: what the read path starts from.
   @usableFromInline let tableCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   @usableFromInline @exclusivity(unchecked) var slots: [Key: AnySlot] = [:]

@@ -23,9 +23,11 @@ import CForgeAtomics
   /// Words before the entries: the shift that turns a hash into an index,
   /// and the mask that wraps a probe.
   @usableFromInline static var headerWords: Int { 2 }
-  /// Words per entry: slot (published last), the three key words, the
-  /// value type, the instance cell.
-  @usableFromInline static var entryWords: Int { 6 }
+  /// Words per entry: slot (published last), the first two key words, the
+  /// value type, the instance cell, and the third key word when the store's
+  /// keys use it (last, so that the other words keep their places).
+  @inlinable @inline(__always)
+  static func entryWords(withThirdWord: Bool) -> Int { withThirdWord ? 6 : 5 }
   static let initialCapacity = 16
 
   /// The published table: header and entries in one allocation. The
@@ -35,10 +37,14 @@ import CForgeAtomics
   /// store's lock.
   private var count = 0
   private var capacity = 0
+  /// Whether entries hold a third key word.
+  private let usesThirdWord: Bool
+  private var entryWords: Int { Self.entryWords(withThirdWord: usesThirdWord) }
   /// Tables replaced by larger ones, which readers may still be probing.
   private var retiredTables: [UnsafeMutableRawPointer] = []
 
-  init() {
+  init(usesThirdWord: Bool) {
+    self.usesThirdWord = usesThirdWord
     cell = CacheLines.allocate(UnsafeMutableRawPointer?.self)
     cell.initialize(to: nil)
   }
@@ -52,7 +58,8 @@ import CForgeAtomics
   }
 
   /// The entry for `bits`, if the table published in `cell` has one;
-  /// `comparingThird` is false for stores whose keys leave the third word 0.
+  /// `comparingThird` says whether the store's keys use the third word (and
+  /// its entries hold it), as the table was made.
   @inlinable @inline(__always)
   package static func entry(
     in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
@@ -64,11 +71,11 @@ import CForgeAtomics
     let mask = words[1]
     var index = Self.hash(bits) &>> words[0]
     while true {
-      let entry = words + Self.headerWords + Int(bitPattern: index) &* Self.entryWords
+      let entry = words + Self.headerWords + Int(bitPattern: index) &* Self.entryWords(withThirdWord: comparingThird)
       guard
         forge_load_acquire(UnsafeMutableRawPointer(entry).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) != nil
       else { return nil }
-      if entry[1] == bits.first, entry[2] == bits.second, !comparingThird || entry[3] == bits.third {
+      if entry[1] == bits.first, entry[2] == bits.second, !comparingThird || entry[5] == bits.third {
         return SlotTableEntry(words: entry)
       }
       index = (index &+ 1) & mask
@@ -88,7 +95,7 @@ import CForgeAtomics
   mutating func insert(_ slot: AnySlot, bits: SlotKeyBits) {
     if (count + 1) * 2 > capacity { grow() }
     guard let table = cell.pointee else { return }
-    Self.place(
+    place(
       slot: Unmanaged.passUnretained(slot).toOpaque(), bits: bits, valueType: slot.valueType, cell: slot.cell, in: table
     )
     count += 1
@@ -96,7 +103,7 @@ import CForgeAtomics
 
   private mutating func grow() {
     let newCapacity = max(Self.initialCapacity, capacity * 2)
-    let words = Self.headerWords + newCapacity * Self.entryWords
+    let words = Self.headerWords + newCapacity * entryWords
     let table = UnsafeMutableRawPointer.allocate(byteCount: words * MemoryLayout<UInt>.size, alignment: 64)
     table.initializeMemory(as: UInt.self, repeating: 0, count: words)
     let header = table.assumingMemoryBound(to: UInt.self)
@@ -105,13 +112,13 @@ import CForgeAtomics
     if let old = cell.pointee {
       let oldWords = old.assumingMemoryBound(to: UInt.self)
       for index in 0..<capacity {
-        let entry = oldWords + Self.headerWords + index * Self.entryWords
+        let entry = oldWords + Self.headerWords + index * entryWords
         guard let slot = UnsafeMutableRawPointer(bitPattern: entry[0]) else { continue }
-        Self.place(
+        place(
           slot: slot,
-          bits: SlotKeyBits(entry[1], entry[2], entry[3]),
-          valueType: unsafeBitCast(entry[4], to: ObjectIdentifier.self),
-          cell: UnsafeMutablePointer(bitPattern: entry[5])!,
+          bits: SlotKeyBits(entry[1], entry[2], usesThirdWord ? entry[5] : 0),
+          valueType: unsafeBitCast(entry[3], to: ObjectIdentifier.self),
+          cell: UnsafeMutablePointer(bitPattern: entry[4])!,
           in: table
         )
       }
@@ -123,7 +130,7 @@ import CForgeAtomics
 
   /// Writes an entry into `table` (not yet published, or published with
   /// the entry's slot word still empty): the slot word last, with release.
-  private static func place(
+  private func place(
     slot: UnsafeMutableRawPointer,
     bits: SlotKeyBits,
     valueType: ObjectIdentifier,
@@ -131,17 +138,17 @@ import CForgeAtomics
     in table: UnsafeMutableRawPointer
   ) {
     let words = table.assumingMemoryBound(to: UInt.self)
-    var index = hash(bits) &>> words[0]
-    var entry = words + headerWords + Int(bitPattern: index) * entryWords
+    var index = Self.hash(bits) &>> words[0]
+    var entry = words + Self.headerWords + Int(bitPattern: index) * entryWords
     while entry[0] != 0 {
       index = (index &+ 1) & words[1]
-      entry = words + headerWords + Int(bitPattern: index) * entryWords
+      entry = words + Self.headerWords + Int(bitPattern: index) * entryWords
     }
     entry[1] = bits.first
     entry[2] = bits.second
-    entry[3] = bits.third
-    entry[4] = UInt(bitPattern: valueType)
-    entry[5] = UInt(bitPattern: cell)
+    entry[3] = UInt(bitPattern: valueType)
+    entry[4] = UInt(bitPattern: cell)
+    if usesThirdWord { entry[5] = bits.third }
     forge_store_release(UnsafeMutableRawPointer(entry).assumingMemoryBound(to: UnsafeMutableRawPointer?.self), slot)
   }
 }
@@ -162,11 +169,11 @@ import CForgeAtomics
 
   /// The type of the slot's instances, as an `ObjectIdentifier`'s bits.
   @inlinable
-  package var valueTypeBits: UInt { words[4] }
+  package var valueTypeBits: UInt { words[3] }
 
   /// The slot's instance cell.
   @inlinable
   package var cell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-    UnsafeMutablePointer(bitPattern: words[5]).unsafelyUnwrapped
+    UnsafeMutablePointer(bitPattern: words[4]).unsafelyUnwrapped
   }
 }
