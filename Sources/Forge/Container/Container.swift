@@ -105,16 +105,15 @@ open class Container: @unchecked Sendable {
     _ factory: () -> Any,
     preview: (() -> Any)?
   ) -> T {
-    if scope != .transient, key.name.last == ")", !key.name.hasSuffix("()") {
-      stopSharedAcrossArguments(key, scope: scope)
-    }
     do {
       if let preview, PreviewMode.mightBeActive, PreviewMode.isActive {
         return try store.resolvePreview(key, name: dependencyName(key)) {
           try cast(preview(), key: key, factoryName: "preview factory")
         }
       }
-      return try store.resolve(key, lifetime: scope.lifetime, name: dependencyName(key)) {
+      // The slot's name is made once, when the slot is: the key is checked
+      // there rather than on every resolution, since that reads its text.
+      return try store.resolve(key, lifetime: scope.lifetime, name: checkedDependencyName(key, scope: scope)) {
         try cast(factory(), key: key, factoryName: "factory")
       }
     } catch {
@@ -122,10 +121,14 @@ open class Container: @unchecked Sendable {
     }
   }
 
-  /// Stops a kept `provide` whose key is the name of a function with
-  /// parameters: every argument would get the instance built for the first.
+  /// ``dependencyName(_:)`` for a new slot, after stopping a kept `provide`
+  /// whose key is the name of a function with parameters: every argument
+  /// would get the instance built for the first.
   @usableFromInline @inline(never)
-  final func stopSharedAcrossArguments(_ key: DeclarationKey, scope: Scope) -> Never {
+  final func checkedDependencyName(_ key: DeclarationKey, scope: Scope) -> String {
+    guard scope != .transient, key.name.utf8.last == UInt8(ascii: ")"), !key.name.hasSuffix("()") else {
+      return dependencyName(key)
+    }
     let name = key.name.prefix { $0 != "(" }
     let diagnostic = ForgeDiagnostic(
       .keyPerArgument,
