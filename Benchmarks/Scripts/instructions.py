@@ -50,6 +50,11 @@ TRANSIENT_RATIO_TODAY = 2.2
 # it, so CI holds that one to today's level.
 OVERRIDE_RATIO = 2.0
 SCOPED_OVERRIDE_RATIO_TODAY = 3.3
+# Today's levels as instruction counts, measured on 21e4aaf: a ratio alone
+# tightens when a hit gets cheaper (Forge's hit went from 231 to 197 with
+# DeclarationKey while its override went from 413 to 396), so --today
+# holds an override to the larger of its ratio and its level.
+OVERRIDE_LEVEL_TODAY = {"forge": 413, "forge-scope": 710}
 OVERRIDE_SYSTEMS = ["forge", "forge-scope", "swiftpod", "fetcher"]
 
 
@@ -146,8 +151,12 @@ def main():
         if system == "forge-scope" and args.today:
             ratio = SCOPED_OVERRIDE_RATIO_TODAY
         budget = hit * ratio
-        ok = instructions <= budget and mallocs == 0
         limit = f"≤ {budget:.0f} ({ratio}× its hit), 0 mallocs"
+        level = OVERRIDE_LEVEL_TODAY.get(system) if args.today else None
+        if level is not None and level > budget:
+            budget = level
+            limit = f"≤ {level} (today's level; {ratio}× its hit is {hit * ratio:.0f}), 0 mallocs"
+        ok = instructions <= budget and mallocs == 0
         rows.append(("override", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
         if not ok:
             failures.append(f"override {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
