@@ -4,7 +4,8 @@ import Testing
 // Issue 11: a failure names the type that is really missing, the chain of
 // builds that needed it, and a fix for that type.
 
-final class ChainC: Sendable {}
+protocol ChainMarker: Sendable {}
+final class ChainC: ChainMarker {}
 final class ChainB: Sendable {
   let c: ChainC
   init(c: ChainC) { self.c = c }
@@ -50,10 +51,10 @@ struct ErrorChainTests {
   func mismatchInChain() {
     let container = ForgeContainer()
     container.register { c in ChainB(c: try c.resolve()) }
-    container.register { _ in ChainC() as AnyObject }
+    container.register { _ in ChainC() as ChainMarker }
     #expect(
       throws: ForgeContainerError.typeMismatch(
-        "ForgeInjectTests.ChainC (registered as Swift.AnyObject; chain: ForgeInjectTests.ChainB → ForgeInjectTests.ChainC)"
+        "ForgeInjectTests.ChainC (registered as ForgeInjectTests.ChainMarker; chain: ForgeInjectTests.ChainB → ForgeInjectTests.ChainC)"
       )
     ) {
       let _: ChainB = try container.resolve()
@@ -71,5 +72,15 @@ struct ErrorChainTests {
     #expect(stderr.contains("chain: ForgeInjectTests.ChainA → ForgeInjectTests.ChainB → ForgeInjectTests.ChainC"))
     #expect(stderr.contains("To fix it, register ForgeInjectTests.ChainC exactly as it is resolved"))
     #expect(!stderr.contains("register ForgeInjectTests.ChainA"))
+  }
+
+  @Test("a registration as Any or AnyObject is not taken for the missing type")
+  func anyIsNotRelated() {
+    let container = ForgeContainer()
+    container.register { _ in ChainC() as AnyObject }
+    container.register { _ in 1 as Any }
+    #expect(throws: ForgeContainerError.missingFactoryMethod("ForgeInjectTests.ChainB")) {
+      let _: ChainB = try container.resolve()
+    }
   }
 }

@@ -73,8 +73,11 @@ public final class ForgeContainer: ForgeContainerProtocol {
     case is NotRegistered:
       // Registered as a type that fits, or that T fits: seed 001's
       // "register a concrete type but resolve as a protocol, or vice versa".
+      // Every type fits `Any` and every class `AnyObject`: a registration
+      // of those says nothing about T.
       let related = store.registeredTypes().filter {
-        TypeRelation.isUsable($0, as: T.self) || TypeRelation.isUsable(T.self, as: $0)
+        TypeRelation.isUsable($0, as: T.self)
+          || ($0 != Any.self && $0 != AnyObject.self && TypeRelation.isUsable(T.self, as: $0))
       }
       guard related.isEmpty else {
         let registered = "registered as \(related.map { String(reflecting: $0) }.joined(separator: ", "))"
