@@ -1,7 +1,7 @@
 import ForgeCore
 
 /// A container of dependencies, each declared as a computed property that
-/// calls ``provide(_:key:_:preview:)``.
+/// calls ``provide(_:key:fileID:_:preview:)``.
 ///
 /// Subclass it, one container per module, or extend ``AppContainer``:
 ///
@@ -96,7 +96,7 @@ open class Container: @unchecked Sendable {
     return provideResolving(scope, key: key, factory, preview: preview)
   }
 
-  /// ``provide(_:key:_:preview:)`` past the published read, out of line:
+  /// ``provide(_:key:fileID:_:preview:)`` past the published read, out of line:
   /// the hit stays a small function with no frame to set up.
   @inlinable @inline(never)
   final func provideResolving<T>(
