@@ -86,8 +86,7 @@ import CForgeAtomics
   /// word of 0 changes nothing, so stores that do not use it skip it.
   @inlinable @inline(__always)
   static func hash(_ bits: SlotKeyBits) -> UInt {
-    (bits.first ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F) ^ (bits.third &* 0x1656_67B1_9E37_79F9))
-      &* 0x9E37_79B9_7F4A_7C15
+    (bits.first ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F)) &* 0x9E37_79B9_7F4A_7C15
   }
 
   /// Adds `slot` under `bits`, growing the table first when it is half
