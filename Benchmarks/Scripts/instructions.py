@@ -40,6 +40,10 @@ SCALE_SIZES = [100, 1000, 5000, 20000]
 HIT_EXTRA = 40          # a cached hit: at most hand-written + 40 instructions
 TRANSIENT_RATIO = 1.5   # a transient build: at most 1.5x hand-written
 SCALE_RATIO = 2.0       # a hit at 5,000 dependencies: within 2x a hit at 10
+# The scaling curve is wall-clock time, which moves 30-50 % between
+# processes here; CI (--today) holds it to 3x, which still catches the cliff
+# issue 10 removed (11-15x), and reports the 2x budget.
+SCALE_RATIO_TODAY = 3.0
 # What the engine reaches today where it misses those budgets: CI fails if a
 # change makes it worse (see Benchmarks/README.md, "Instruction counts").
 HIT_EXTRA_TODAY = 125
@@ -168,8 +172,9 @@ def main():
         curve[system] = [scale(system, size) for size in SCALE_SIZES]
         ratios = [pair[1] / pair[0] for pair in [scale(system, 5000) for _ in range(3)]]
         curve[system].append(median(ratios))
-        if system != "hand" and median(ratios) > SCALE_RATIO:
-            failures.append(f"scale {system}: a hit at 5,000 dependencies is {median(ratios):.2f}x a hit at 10 (≤ {SCALE_RATIO}x)")
+        scale_budget = SCALE_RATIO_TODAY if args.today else SCALE_RATIO
+        if system != "hand" and median(ratios) > scale_budget:
+            failures.append(f"scale {system}: a hit at 5,000 dependencies is {median(ratios):.2f}x a hit at 10 (≤ {scale_budget}x)")
 
     if args.markdown:
         print("| scenario | system | instructions/op | mallocs/op | budget | |")
