@@ -62,6 +62,12 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     self.fix = fix
   }
 
+  /// A broken rule of Forge's own, which the user can only report.
+  @usableFromInline
+  package static func internalError(_ summary: String, reason: String? = nil) -> ForgeDiagnostic {
+    ForgeDiagnostic(.internalError, summary, reason: reason, fix: "report it as a Forge bug.")
+  }
+
   /// The diagnostic an engine error carries; for any other error, which
   /// only a Forge bug lets through, an internal one.
   package static func of(_ error: any Error) -> ForgeDiagnostic {
@@ -69,7 +75,7 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case let cycle as DependencyCycleError: cycle.diagnostic
     case let mismatch as DependencyTypeMismatchError: mismatch.diagnostic
     case let misdirected as MisdirectedOverride: misdirected.diagnostic
-    default: ForgeDiagnostic(.internalError, "resolution failed: \(error)", fix: "report it as a Forge bug.")
+    default: internalError("resolution failed: \(error)")
     }
   }
 

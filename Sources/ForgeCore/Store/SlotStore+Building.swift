@@ -144,9 +144,7 @@ extension SlotStore {
     }
     lock.unlock()
     guard let ticket else {
-      fatalError(
-        "ForgeCore: \(ForgeDiagnostic(.internalError, "a build began without a ticket", fix: "report it as a Forge bug."))"
-      )
+      fatalError("ForgeCore: \(ForgeDiagnostic.internalError("a build began without a ticket"))")
     }
 
     var scopeDepth = 0

@@ -39,11 +39,9 @@ extension SlotStore {
     guard let factory = bind(builder) else {
       // fatalError, not preconditionFailure: an optimised build drops a
       // precondition's message, and this one says which key went wrong.
-      let diagnostic = ForgeDiagnostic(
-        .internalError,
+      let diagnostic = ForgeDiagnostic.internalError(
         "the builder registered for \(name().rendered) does not fit its bind",
-        reason: "bind must accept the builders it is registered with (the dialect that registers it has a bug).",
-        fix: "report it as a Forge bug."
+        reason: "bind must accept the builders it is registered with (the dialect that registers it has a bug)."
       )
       fatalError("ForgeCore: \(diagnostic)")
     }

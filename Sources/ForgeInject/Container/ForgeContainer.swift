@@ -32,10 +32,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
         bind($0, as: T.self)
       }
     } catch {
-      // The key is T's own identity, so its slot always holds T.
-      let diagnostic = ForgeDiagnostic(
-        .internalError, "registering \(String(reflecting: T.self)) failed: \(error)", fix: "report it as a Forge bug.")
-      fatalError("ForgeInject: \(diagnostic)")
+      stopRegistering(T.self, error)
     }
   }
 
@@ -97,11 +94,16 @@ public final class ForgeContainer: ForgeContainerProtocol {
     do {
       try store.registerBuilt(ObjectIdentifier(T.self), name: .type(T.self), instance: instance)
     } catch {
-      // The key is T's own identity, so its slot always holds T.
-      let diagnostic = ForgeDiagnostic(
-        .internalError, "registering \(String(reflecting: T.self)) failed: \(error)", fix: "report it as a Forge bug.")
-      fatalError("ForgeInject: \(diagnostic)")
+      stopRegistering(T.self, error)
     }
+  }
+
+  /// Stops after a registration of `type` failed, which cannot happen: the
+  /// key is the type's own identity, so its slot always holds that type.
+  @usableFromInline @inline(never)
+  func stopRegistering(_ type: Any.Type, _ error: any Error) -> Never {
+    fatalError(
+      "ForgeInject: \(ForgeDiagnostic.internalError("registering \(String(reflecting: type)) failed: \(error)"))")
   }
 
   /// The factory that runs a builder registered for `T` with this container.

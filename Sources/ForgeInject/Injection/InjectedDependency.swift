@@ -58,9 +58,8 @@ public final class InjectedDependency<Value> {
       fatalError("ForgeInject: \(diagnostic)", file: fileID, line: line)
     } catch {
       // ForgeInjection.resolve returns or stops; only the engine throws here.
-      let diagnostic = ForgeDiagnostic(
-        .internalError, "resolving \(site) failed: \(error)", fix: "report it as a Forge bug.")
-      fatalError("ForgeInject: \(diagnostic)", file: fileID, line: line)
+      fatalError(
+        "ForgeInject: \(ForgeDiagnostic.internalError("resolving \(site) failed: \(error)"))", file: fileID, line: line)
     }
   }
 }
