@@ -28,10 +28,8 @@ public final class Service<T>: @unchecked Sendable {
   public let name: String
 
   /// A service made by `makeService`.
-  public init(_ makeService: @escaping () -> T) {
-    self.makeService = makeService
-    self.make = { _ in makeService() }
-    self.name = Self.defaultName
+  public convenience init(_ makeService: @escaping () -> T) {
+    self.init(Self.defaultName, makeService)
   }
 
   /// A service made from other services of the fetcher that fetches it,
@@ -44,10 +42,8 @@ public final class Service<T>: @unchecked Sendable {
   ///   }
   /// }
   /// ```
-  public init(_ make: @escaping @Sendable (Fetcher) -> T) {
-    self.makeService = { make(Fetcher.createDefault()) }
-    self.make = make
-    self.name = Self.defaultName
+  public convenience init(_ make: @escaping @Sendable (Fetcher) -> T) {
+    self.init(Self.defaultName, make)
   }
 
   /// A service with a name of its own for messages, made by `makeService`.
