@@ -13,7 +13,7 @@ extension Service where T == Thing {
   static let existing = Service(Thing("existing"))
 }
 
-@Suite("DependencyFetcher")
+@Suite("DependencyFetcher", .timeLimit(.minutes(1)))
 struct FetcherTests {
   @Test("a fetcher makes each service once and returns the same instance afterwards")
   func cachedPerFetcher() {

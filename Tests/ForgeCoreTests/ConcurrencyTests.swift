@@ -8,7 +8,7 @@ import Testing
   import Darwin
 #endif
 
-@Suite("Exactly once, concurrently")
+@Suite("Exactly once, concurrently", .timeLimit(.minutes(1)))
 struct ConcurrencyTests {
   @Test("many threads resolving one singleton build it once and share it")
   func singletonBuiltOnce() {

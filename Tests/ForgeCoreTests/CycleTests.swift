@@ -2,7 +2,7 @@ import Dispatch
 import ForgeCore
 import Testing
 
-@Suite("Cycle detection")
+@Suite("Cycle detection", .timeLimit(.minutes(1)))
 struct CycleTests {
   @Test("a cycle among stored dependencies reports the whole path")
   func storedCycle() {

@@ -2,7 +2,7 @@ import Dispatch
 import ForgeCore
 import Testing
 
-@Suite("Lock-free reads")
+@Suite("Lock-free reads", .timeLimit(.minutes(1)))
 struct LockFreeReadTests {
   /// Resolves `key` the way dialects do: the lock-free read first.
   func read(_ store: SlotStore<String>, _ key: String, label: String = "built") throws -> Thing {

@@ -1,7 +1,7 @@
 import ForgeCore
 import Testing
 
-@Suite("Override layers")
+@Suite("Override layers", .timeLimit(.minutes(1)))
 struct OverrideTests {
   @Test("a container-wide override beats the factory, even after the instance was built")
   func containerOverride() throws {

@@ -1,7 +1,7 @@
 import ForgeInject
 import Testing
 
-@Suite("ForgeContainer under concurrency")
+@Suite("ForgeContainer under concurrency", .timeLimit(.minutes(1)))
 struct ConcurrencyTests {
   @Test("concurrent resolve() of one singleton builds it once")
   func singletonOnce() {

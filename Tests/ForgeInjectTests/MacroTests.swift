@@ -41,7 +41,7 @@ final class ExpressionUser {
   lazy var widget: Widget = #inject()
 }
 
-@Suite("The macros, compiled")
+@Suite("The macros, compiled", .timeLimit(.minutes(1)))
 struct MacroTests {
   func makeContainer(builds: Counter = Counter()) -> ForgeContainer {
     let container = ForgeContainer()

@@ -60,7 +60,7 @@ struct OverrideTests {
   }
 }
 
-@Suite("withOverrides")
+@Suite("withOverrides", .timeLimit(.minutes(1)))
 struct WithOverridesTests {
   let container = TestContainer()
 

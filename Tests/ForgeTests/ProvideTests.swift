@@ -1,7 +1,7 @@
 import Forge
 import Testing
 
-@Suite("provide and scopes")
+@Suite("provide and scopes", .timeLimit(.minutes(1)))
 struct ProvideTests {
   let container = TestContainer()
 

@@ -1,7 +1,7 @@
 import SwiftPod
 import Testing
 
-@Suite("SwiftPod")
+@Suite("SwiftPod", .timeLimit(.minutes(1)))
 struct SwiftPodTests {
   let pod = SwiftPod()
 
