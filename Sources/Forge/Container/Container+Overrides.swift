@@ -123,18 +123,12 @@ extension OverridableContainer {
 
   /// The `provide` key behind `keyPath`, learned by reading the property once.
   func overrideKey<T>(for keyPath: KeyPath<Self, T>, placeholder: @escaping () -> T) -> DeclarationKey {
-    let key = store.discoverKey(
-      alias: keyPath,
-      request: "a \(String(describing: Self.self)) key path of type \(String(reflecting: T.self))",
-      placeholder: placeholder
-    ) { self[keyPath: keyPath] }
+    func request() -> String { "a \(String(describing: Self.self)) key path of type \(String(reflecting: T.self))" }
+    let key = store.discoverKey(alias: keyPath, request: request(), placeholder: placeholder) { self[keyPath: keyPath] }
     guard let key else {
       let diagnostic = ForgeDiagnostic(
         .overrideNotProvided,
-        """
-        Cannot override a \(String(describing: Self.self)) key path of type \
-        \(String(reflecting: T.self)): reading it did not call provide(...) on this container
-        """,
+        "Cannot override \(request()): reading it did not call provide(...) on this container",
         reason: "Only properties declared with provide(...) in the container being overridden can be overridden.",
         fix: "declare the dependency with provide(...), or override it in the container that declares it."
       )
