@@ -161,14 +161,22 @@ package final class KeyCapture {
   package let request: String
   /// Produces the value the property read must return.
   package let placeholder: () -> Any
+  /// Where the override was written, for the message of a misdirected read.
+  package let location: SourceLocation?
   /// The key the property resolved, once seen.
   package var capturedKey: AnyHashable?
 
-  package init(store: ObjectIdentifier, valueType: ObjectIdentifier, request: String, placeholder: @escaping () -> Any)
-  {
+  package init(
+    store: ObjectIdentifier,
+    valueType: ObjectIdentifier,
+    request: String,
+    location: SourceLocation?,
+    placeholder: @escaping () -> Any
+  ) {
     self.store = store
     self.valueType = valueType
     self.request = request
+    self.location = location
     self.placeholder = placeholder
   }
 }

@@ -21,12 +21,18 @@ extension OverridableContainer {
   /// Forge learns which dependency `keyPath` names by reading the property
   /// once, the first time that key path is overridden on this container;
   /// during that read `factory` runs once and the real factory does not run.
-  public func override<T>(_ keyPath: KeyPath<Self, T>, with factory: @escaping @Sendable () -> T) {
-    let key = overrideKey(for: keyPath, placeholder: factory)
+  /// A key path that cannot be overridden stops at `fileID` and `line`.
+  public func override<T>(
+    _ keyPath: KeyPath<Self, T>,
+    with factory: @escaping @Sendable () -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    let key = overrideKey(for: keyPath, at: SourceLocation(fileID: fileID, line: line), placeholder: factory)
     store.setOverride(key, name: dependencyName(key), make: factory)
   }
 
-  /// Removes the override installed with ``override(_:with:)``; the instance
+  /// Removes the override installed with ``override(_:with:fileID:line:)``; the instance
   /// kept before it, if any, is used again.
   ///
   /// ```swift
@@ -122,9 +128,15 @@ extension OverridableContainer {
   }
 
   /// The `provide` key behind `keyPath`, learned by reading the property once.
-  func overrideKey<T>(for keyPath: KeyPath<Self, T>, placeholder: @escaping () -> T) -> DeclarationKey {
+  func overrideKey<T>(
+    for keyPath: KeyPath<Self, T>,
+    at location: SourceLocation,
+    placeholder: @escaping () -> T
+  ) -> DeclarationKey {
     func request() -> String { "a \(String(describing: Self.self)) key path of type \(String(reflecting: T.self))" }
-    let key = store.discoverKey(alias: keyPath, request: request(), placeholder: placeholder) { self[keyPath: keyPath] }
+    let key = store.discoverKey(alias: keyPath, request: request(), location: location, placeholder: placeholder) {
+      self[keyPath: keyPath]
+    }
     guard let key else {
       let diagnostic = ForgeDiagnostic(
         .overrideNotProvided,
@@ -132,7 +144,7 @@ extension OverridableContainer {
         reason: "Only properties declared with provide(...) in the container being overridden can be overridden.",
         fix: "declare the dependency with provide(...), or override it in the container that declares it."
       )
-      fatalError("Forge: \(diagnostic)")
+      fatalError("Forge: \(diagnostic)", file: location.fileID, line: location.line)
     }
     return key
   }

@@ -1,7 +1,7 @@
 import ForgeCore
 
 /// A container of dependencies, each declared as a computed property that
-/// calls ``provide(_:key:fileID:_:preview:)``.
+/// calls ``provide(_:key:fileID:line:_:preview:)``.
 ///
 /// Subclass it, one container per module, or extend ``AppContainer``:
 ///
@@ -75,6 +75,9 @@ open class Container: @unchecked Sendable {
   ///     the file it is declared in; defaults to the calling property's name.
   ///   - fileID: the declaring file; leave the default. Two modules that
   ///     both declare `var logger` on one container get two dependencies.
+  ///   - line: the declaring line; leave the default. A failure while
+  ///     resolving this dependency stops the program at this `fileID` and
+  ///     line, so the crash points at the declaration, not into Forge.
   ///   - factory: builds the instance; may read other properties.
   ///   - preview: builds the instance in Xcode Previews; never kept.
   @inlinable
@@ -82,10 +85,11 @@ open class Container: @unchecked Sendable {
     _ scope: Scope = .transient,
     key: String = #function,
     fileID: StaticString = #fileID,
+    line: UInt = #line,
     _ factory: () -> Any,
     preview: (() -> Any)? = nil
   ) -> T {
-    let key = DeclarationKey(key, file: fileID)
+    let key = DeclarationKey(key, file: fileID, line: line)
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`.
     if scope != .transient, preview == nil || !PreviewMode.mightBeActive,
@@ -96,7 +100,7 @@ open class Container: @unchecked Sendable {
     return provideResolving(scope, key: key, factory, preview: preview)
   }
 
-  /// ``provide(_:key:fileID:_:preview:)`` past the published read, out of line:
+  /// ``provide(_:key:fileID:line:_:preview:)`` past the published read, out of line:
   /// the hit stays a small function with no frame to set up.
   @inlinable @inline(never)
   final func provideResolving<T>(
@@ -117,7 +121,7 @@ open class Container: @unchecked Sendable {
         try cast(factory(), key: key, factoryName: "factory")
       }
     } catch {
-      stop(error)
+      stop(error, file: key.file, line: key.line)
     }
   }
 
@@ -142,13 +146,18 @@ open class Container: @unchecked Sendable {
         it .transient.
         """
     )
-    fatalError("Forge: \(diagnostic)")
+    fatalError("Forge: \(diagnostic)", file: key.file, line: key.line)
   }
 
-  /// Stops the program with the message for a failed resolution.
+  /// Stops the program with the message for a failed resolution, at the
+  /// declaration of the dependency that failed (`file`, `line`), or at the
+  /// override that was misdirected.
   @usableFromInline
-  final func stop(_ error: any Error) -> Never {
-    fatalError(ForgeFailure.message(for: error))
+  final func stop(_ error: any Error, file: StaticString, line: UInt) -> Never {
+    if let misdirected = error as? MisdirectedOverride, let location = misdirected.location {
+      fatalError(ForgeFailure.message(for: error), file: location.fileID, line: location.line)
+    }
+    fatalError(ForgeFailure.message(for: error), file: file, line: line)
   }
 
   /// Removes every override and every kept instance, singletons included.

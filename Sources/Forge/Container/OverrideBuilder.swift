@@ -18,9 +18,16 @@ public struct OverrideBuilder<C: Container>: Sendable {
   init(container: C) { self.container = container }
 
   /// Replaces the dependency at `keyPath` while the closure runs; `factory`
-  /// runs on every resolution.
-  public mutating func override<T>(_ keyPath: KeyPath<C, T>, with factory: @escaping @Sendable () -> T) {
-    let key = container.overrideKey(for: keyPath, placeholder: factory)
+  /// runs on every resolution. A key path that cannot be overridden stops
+  /// at `fileID` and `line`.
+  public mutating func override<T>(
+    _ keyPath: KeyPath<C, T>,
+    with factory: @escaping @Sendable () -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    let location = SourceLocation(fileID: fileID, line: line)
+    let key = container.overrideKey(for: keyPath, at: location, placeholder: factory)
     let entry = container.store.makeOverride(key, name: container.dependencyName(key), make: factory)
     entries[entry.slot.target] = entry
   }

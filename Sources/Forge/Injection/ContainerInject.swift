@@ -35,8 +35,13 @@ public struct ContainerInject<C: Container, Value> {
     self.init(C.shared, keyPath)
   }
 
-  /// Injects `keyPath` from ``Forge/defaultContainer``, read now.
-  public init(_ keyPath: KeyPath<Container, Value>) where C == Container {
+  /// Injects `keyPath` from ``Forge/defaultContainer``, read now; when it is
+  /// nil, stops at `fileID` and `line`.
+  public init(
+    _ keyPath: KeyPath<Container, Value>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) where C == Container {
     guard let container = Forge.defaultContainer else {
       let diagnostic = ForgeDiagnostic(
         .noContainer,
@@ -49,7 +54,7 @@ public struct ContainerInject<C: Container, Value> {
           container type (ContainerInject<MyContainer, T>) or instance.
           """
       )
-      fatalError("Forge: \(diagnostic)")
+      fatalError("Forge: \(diagnostic)", file: fileID, line: line)
     }
     self.init(container, keyPath)
   }

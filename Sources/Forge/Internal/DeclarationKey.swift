@@ -17,11 +17,15 @@ struct DeclarationKey: SlotKey, CustomStringConvertible {
   @usableFromInline let name: String
   /// The declaring file (`#fileID`).
   @usableFromInline let file: StaticString
+  /// The declaring line (`#line`), where a failure stops; not part of the
+  /// identity, so a key stays one key whichever line resolves it.
+  @usableFromInline let line: UInt
 
   @inlinable
-  init(_ name: String, file: StaticString) {
+  init(_ name: String, file: StaticString, line: UInt = 0) {
     self.name = name
     self.file = file
+    self.line = line
   }
 
   @inlinable

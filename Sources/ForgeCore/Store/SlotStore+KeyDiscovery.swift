@@ -15,9 +15,11 @@ extension SlotStore {
   ///   - read: reads the accessor.
   ///   - request: what is being overridden, for the message that stops a
   ///     read that resolves anything but one key of this store.
+  ///   - location: where the override was written, for that message.
   package func discoverKey<T>(
     alias: AnyHashable,
     request: @autoclosure () -> String,
+    location: SourceLocation? = nil,
     placeholder: @escaping () -> T,
     read: () -> T
   ) -> Key? {
@@ -28,6 +30,7 @@ extension SlotStore {
       store: ObjectIdentifier(self),
       valueType: ObjectIdentifier(T.self),
       request: request(),
+      location: location,
       placeholder: placeholder
     )
     _ = read()
@@ -60,6 +63,7 @@ extension SlotStore {
     guard capture.capturedKey == nil, isTarget else {
       throw MisdirectedOverride(
         request: capture.request,
+        location: capture.location,
         resolved: "\(String(describing: key)) (\(String(reflecting: T.self)))",
         reason: capture.capturedKey != nil
           ? .resolvedTwice
@@ -98,6 +102,8 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
 
   /// What was being overridden (container and key path type).
   package let request: String
+  /// Where the override was written, when the dialect knows it.
+  package let location: SourceLocation?
   /// The dependency the read resolved where it should not have.
   package let resolved: String
   package let reason: Reason
