@@ -23,13 +23,24 @@ public final class Provider<T>: Hashable, Sendable {
   @usableFromInline let builder: @Sendable (ProviderResolver) -> T
   /// The engine lifetime of `scope`, worked out once.
   @usableFromInline let lifetime: Lifetime
+  /// Where the provider is declared: a failed resolution stops there.
+  @usableFromInline let location: SourceLocation
 
   /// A provider whose instances `builder` builds, kept according to `scope`.
-  public init(scope: ProviderScope = SingletonScope(), _ builder: @escaping @Sendable (ProviderResolver) -> T) {
+  ///
+  /// `fileID` and `line` say where it is declared; leave the defaults. A
+  /// resolution of this provider that fails stops the program there.
+  public init(
+    scope: ProviderScope = SingletonScope(),
+    _ builder: @escaping @Sendable (ProviderResolver) -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
     self.scope = scope
     self.name = "Provider<\(String(reflecting: T.self))>"
     self.builder = builder
     self.lifetime = scope.lifetime
+    self.location = SourceLocation(fileID: fileID, line: line)
   }
 
   /// A provider with a name of its own for messages, such as a cycle's path.
@@ -38,12 +49,17 @@ public final class Provider<T>: Hashable, Sendable {
   /// let titleProvider = Provider("appTitle") { _ in "My cool app" }
   /// ```
   public init(
-    _ name: String, scope: ProviderScope = SingletonScope(), _ builder: @escaping @Sendable (ProviderResolver) -> T
+    _ name: String,
+    scope: ProviderScope = SingletonScope(),
+    _ builder: @escaping @Sendable (ProviderResolver) -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) {
     self.scope = scope
     self.name = name
     self.builder = builder
     self.lifetime = scope.lifetime
+    self.location = SourceLocation(fileID: fileID, line: line)
   }
 
   public static func == (lhs: Provider, rhs: Provider) -> Bool { lhs === rhs }

@@ -34,15 +34,16 @@ public final class SwiftPod: ProviderResolver {
         provider.builder(self)
       }
     } catch {
-      stop(error)
+      stop(error, at: provider.location)
     }
   }
 
-  /// Stops the program with the message for a failed resolution; out of
-  /// line, so that inlined resolutions stay small.
+  /// Stops the program with the message for a failed resolution, at the
+  /// declaration of the provider that failed; out of line, so that inlined
+  /// resolutions stay small.
   @usableFromInline @inline(never)
-  func stop(_ error: any Error) -> Never {
-    fatalError("SwiftPod: \(ForgeDiagnostic.of(error))")
+  func stop(_ error: any Error, at location: SourceLocation) -> Never {
+    fatalError("SwiftPod: \(ForgeDiagnostic.of(error))", file: location.fileID, line: location.line)
   }
 
   /// Makes `provider` build with `builder` instead, until
