@@ -42,15 +42,16 @@ public final class Fetcher: Sendable {
         service.make(self)
       }
     } catch {
-      stop(error)
+      stop(error, at: service.location)
     }
   }
 
-  /// Stops the program with the message for a failed fetch; out of line, so
-  /// that inlined fetches stay small.
+  /// Stops the program with the message for a failed fetch, at the
+  /// declaration of the service that failed; out of line, so that inlined
+  /// fetches stay small.
   @usableFromInline @inline(never)
-  func stop(_ error: any Error) -> Never {
-    fatalError("DependencyFetcher: \(ForgeDiagnostic.of(error))")
+  func stop(_ error: any Error, at location: SourceLocation) -> Never {
+    fatalError("DependencyFetcher: \(ForgeDiagnostic.of(error))", file: location.fileID, line: location.line)
   }
 }
 

@@ -1,3 +1,5 @@
+import ForgeCore
+
 /// A key for one dependency, and the closure that makes it.
 ///
 /// Declare services as static members, and fetch them with a ``Fetcher``:
@@ -19,17 +21,23 @@ public final class Service<T>: @unchecked Sendable {
   // time by one fetcher.
 
   /// Makes the service; a fetcher calls it the first time the service is
-  /// fetched. For a service declared with ``init(_:)-((Fetcher)->T)``,
+  /// fetched. For a service declared with ``init(_:fileID:line:)-((Fetcher)->T,_,_)``,
   /// it makes the service with a new fetcher that has no overrides.
   public let makeService: () -> T
   /// Makes the service for the fetcher that fetches it.
   @usableFromInline let make: (Fetcher) -> T
   /// Names the service in messages (a cycle's path, say); defaults to its type.
   public let name: String
+  /// Where the service is declared: a failed fetch stops there.
+  @usableFromInline let location: SourceLocation
 
   /// A service made by `makeService`.
-  public convenience init(_ makeService: @escaping () -> T) {
-    self.init(Self.defaultName, makeService)
+  ///
+  /// `fileID` and `line` say where it is declared, in this initialiser and
+  /// the others; leave the defaults. A fetch of this service that fails
+  /// stops the program there.
+  public convenience init(_ makeService: @escaping () -> T, fileID: StaticString = #fileID, line: UInt = #line) {
+    self.init(Self.defaultName, makeService, fileID: fileID, line: line)
   }
 
   /// A service made from other services of the fetcher that fetches it,
@@ -42,8 +50,12 @@ public final class Service<T>: @unchecked Sendable {
   ///   }
   /// }
   /// ```
-  public convenience init(_ make: @escaping @Sendable (Fetcher) -> T) {
-    self.init(Self.defaultName, make)
+  public convenience init(
+    _ make: @escaping @Sendable (Fetcher) -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    self.init(Self.defaultName, make, fileID: fileID, line: line)
   }
 
   /// A service with a name of its own for messages, made by `makeService`.
@@ -51,10 +63,11 @@ public final class Service<T>: @unchecked Sendable {
   /// ```swift
   /// static let database = Service("database") { SQLiteDatabase() }
   /// ```
-  public init(_ name: String, _ makeService: @escaping () -> T) {
+  public init(_ name: String, _ makeService: @escaping () -> T, fileID: StaticString = #fileID, line: UInt = #line) {
     self.makeService = makeService
     self.make = { _ in makeService() }
     self.name = name
+    self.location = SourceLocation(fileID: fileID, line: line)
   }
 
   /// A service with a name of its own for messages, made from other
@@ -63,10 +76,16 @@ public final class Service<T>: @unchecked Sendable {
   /// ```swift
   /// static let cache = Service("cache") { fetcher in Cache(database: fetcher.fetch(.database)) }
   /// ```
-  public init(_ name: String, _ make: @escaping @Sendable (Fetcher) -> T) {
+  public init(
+    _ name: String,
+    _ make: @escaping @Sendable (Fetcher) -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
     self.makeService = { make(Fetcher.createDefault()) }
     self.make = make
     self.name = name
+    self.location = SourceLocation(fileID: fileID, line: line)
   }
 
   private static var defaultName: String { "Service<\(String(reflecting: T.self))>" }
@@ -76,7 +95,7 @@ public final class Service<T>: @unchecked Sendable {
   /// Disfavoured so that `Service { Thing() }` means "made by this closure",
   /// not "this closure is the instance".
   @_disfavoredOverload
-  public convenience init(_ service: T) {
-    self.init({ service })
+  public convenience init(_ service: T, fileID: StaticString = #fileID, line: UInt = #line) {
+    self.init({ service }, fileID: fileID, line: line)
   }
 }
