@@ -27,6 +27,11 @@ import CForgeAtomics
   /// What the slot's last recorded build resolved directly: the edges of the
   /// dependency graph.
   @exclusivity(unchecked) package var dependencies: [AnySlot] = []
+  /// The lifetime of the build that recorded `dependencies`, for graphs.
+  @exclusivity(unchecked) package var recordedLifetime: Lifetime?
+  /// The slot's place in its store's creation order, for graphs that list
+  /// slots the same way every time.
+  @exclusivity(unchecked) package var serial = 0
   /// Nonzero once a build has recorded `dependencies`; read without the lock.
   @usableFromInline let dependenciesRecorded = AtomicCounter()
 

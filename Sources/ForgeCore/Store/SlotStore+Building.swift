@@ -5,15 +5,16 @@
 /// (``WaitForGraph``).
 extension SlotStore {
   /// Runs `factory` with `slot` on the calling thread's chain. With
-  /// `records`, what the factory resolves becomes the slot's recorded
-  /// dependencies (the edges of the graph); only the slot's own factory
-  /// records, never an override's or a preview's. Reports the depth of the
-  /// innermost override scope the build used.
+  /// `records` (the lifetime the slot is built with), what the factory
+  /// resolves becomes the slot's recorded dependencies (the edges of the
+  /// graph); only the slot's own factory records, never an override's or a
+  /// preview's. Reports the depth of the innermost override scope the build
+  /// used.
   func runFactory<T>(
     _ slot: AnySlot,
     factory: () throws -> T,
     thread: UnsafeMutablePointer<ThreadFastState>,
-    records: Bool,
+    records: Lifetime?,
     scopeDepth: inout Int
   ) throws -> T {
     if thread.pointee.firstFrame(building: .passUnretained(slot)) != nil,
@@ -21,7 +22,7 @@ extension SlotStore {
     {
       throw DependencyCycleError(path: path)
     }
-    guard records else {
+    guard let lifetime = records else {
       // Nothing to record: the context object is not touched.
       return try buildRecordingNothing(.passUnretained(slot), factory: factory, thread: thread, scopeDepth: &scopeDepth)
     }
@@ -35,18 +36,20 @@ extension SlotStore {
       throw error
     }
     let outcome = context.pop()
-    record(outcome.dependencies, of: slot)
+    record(outcome.dependencies, of: slot, lifetime: lifetime)
     scopeDepth = outcome.scopeDepth
     return value
   }
 
-  /// Keeps `dependencies` as what `slot`'s own factory resolved; a change
-  /// starts a new edge epoch, so memos of the graph's shape are redone.
-  func record(_ dependencies: [AnySlot], of slot: AnySlot) {
+  /// Keeps `dependencies` as what `slot`'s own factory resolved, built with
+  /// `lifetime`; a change starts a new edge epoch, so memos of the graph's
+  /// shape are redone.
+  func record(_ dependencies: [AnySlot], of slot: AnySlot, lifetime: Lifetime) {
     let changed = slot.storeLock.withLock {
       let changed =
         slot.dependenciesRecorded.value == 0 || !slot.dependencies.elementsEqual(dependencies, by: ===)
       slot.dependencies = dependencies
+      slot.recordedLifetime = lifetime
       return changed
     }
     if changed { Gates.edgeEpoch.add(1) }
@@ -62,7 +65,7 @@ extension SlotStore {
       slot,
       factory: factory,
       thread: thread,
-      records: slot.dependenciesRecorded.value == 0,
+      records: slot.dependenciesRecorded.value == 0 ? .transient : nil,
       scopeDepth: &scopeDepth
     )
   }
@@ -150,7 +153,8 @@ extension SlotStore {
     var scopeDepth = 0
     let value: T
     do {
-      value = try runFactory(slot, factory: factory, thread: thread, records: keeper == nil, scopeDepth: &scopeDepth)
+      value = try runFactory(
+        slot, factory: factory, thread: thread, records: keeper == nil ? lifetime : nil, scopeDepth: &scopeDepth)
     } catch {
       lock.withLock {
         if let keeperID {

@@ -54,7 +54,7 @@ extension SlotStore {
       }
     case .preview:
       var scopeDepth = 0
-      return try runFactory(slot, factory: factory, thread: thread, records: false, scopeDepth: &scopeDepth)
+      return try runFactory(slot, factory: factory, thread: thread, records: nil, scopeDepth: &scopeDepth)
     case .ownFactory(let keptAtDepth):
       guard lifetime.isStored else { return try buildOwn(slot, factory: factory, thread: thread) }
       if keptAtDepth > 0, let keeper = scope?.ancestor(atDepth: keptAtDepth) {
@@ -120,7 +120,7 @@ extension SlotStore {
       slot,
       factory: unsafeDowncast(override, to: Override<T>.self).make,
       thread: thread,
-      records: false,
+      records: nil,
       scopeDepth: &scopeDepth
     )
   }

@@ -69,6 +69,7 @@ import CForgeAtomics
     if let existing = slots[key] { return try typedLocked(existing, for: key) }
     let slot = Slot<T>(name: name(), target: OverrideScope.Target(store: identity, key: key), storeLock: lock)
     if !overrides.isEmpty, let entry = overrides[key] { _ = slot.publishOverride(entry) }
+    slot.serial = slots.count
     slots[key] = slot
     // The bits of the key the store keeps, which stay valid as long as it.
     if let index = slots.index(forKey: key), let bits = slots.keys[index].identityBits {

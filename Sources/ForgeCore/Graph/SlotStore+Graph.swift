@@ -1,0 +1,78 @@
+/// The recorded graph of a store, for ``DependencyGraph``.
+extension SlotStore {
+  /// The store's slots in creation order, then the slots of other stores
+  /// their recorded edges reach, with those edges.
+  ///
+  /// Takes one store's lock at a time: the slot list under this store's,
+  /// each slot's edges and lifetime under its own store's.
+  package func dependencyGraph() -> DependencyGraph {
+    let own = lock.withLock { slots.values.sorted { $0.serial < $1.serial } }
+    let scope = OverrideScope.current
+    var order: [AnySlot] = []
+    var ids: [ObjectIdentifier: String] = [:]
+    func visit(_ slot: AnySlot) {
+      let identity = ObjectIdentifier(slot)
+      guard ids[identity] == nil else { return }
+      ids[identity] = "n\(order.count + 1)"
+      order.append(slot)
+    }
+    own.forEach(visit)
+    var nodes: [DependencyGraph.Node] = []
+    var edges: [DependencyGraph.Edge] = []
+    var index = 0
+    // `order` grows while it is walked: other stores' slots join at the end.
+    while index < order.count {
+      let slot = order[index]
+      index += 1
+      let (dependencies, lifetime, containerOverride) = slot.storeLock.withLock {
+        (slot.dependencies, slot.recordedLifetime, slot.overrideCell.pointee != nil)
+      }
+      let scoped = scope?.override(for: slot.target) != nil
+      nodes.append(
+        DependencyGraph.Node(
+          id: ids[ObjectIdentifier(slot)]!,
+          name: slot.name,
+          type: slot.valueTypeName,
+          lifetime: lifetime?.graphName,
+          isOverridden: containerOverride || scoped
+        ))
+      for dependency in dependencies {
+        visit(dependency)
+        edges.append(DependencyGraph.Edge(from: ids[ObjectIdentifier(slot)]!, to: ids[ObjectIdentifier(dependency)]!))
+      }
+    }
+    return DependencyGraph(nodes: nodes, edges: edges)
+  }
+}
+
+extension Lifetime {
+  /// How graphs name the lifetime: a custom scope by the name its dialect
+  /// registered (``ScopeNames``).
+  package var graphName: String {
+    switch self {
+    case .transient: "transient"
+    case .singleton: "singleton"
+    case .cached: "cached"
+    case .weak: "weak"
+    case .scoped(let id): ScopeNames.name(of: id)
+    }
+  }
+}
+
+/// The names of custom scopes, for graphs and reports: a dialect registers a
+/// scope when it first sees it (SwiftPod, when a provider is created).
+package enum ScopeNames {
+  private static let names = LockedValue<[ObjectIdentifier: String]>([:])
+
+  /// Remembers `name` for the scope `id`.
+  package static func register(_ id: ObjectIdentifier, name: @autoclosure () -> String) {
+    names.withValue { names in
+      if names[id] == nil { names[id] = name() }
+    }
+  }
+
+  /// The name registered for `id`, or "custom scope".
+  package static func name(of id: ObjectIdentifier) -> String {
+    names.withValue { $0[id] } ?? "custom scope"
+  }
+}
