@@ -41,6 +41,7 @@ public final class Provider<T>: Hashable, Sendable {
     self.builder = builder
     self.lifetime = scope.lifetime
     self.location = SourceLocation(fileID: fileID, line: line)
+    scope.registerName()
   }
 
   /// A provider with a name of its own for messages, such as a cycle's path.
@@ -60,6 +61,7 @@ public final class Provider<T>: Hashable, Sendable {
     self.builder = builder
     self.lifetime = scope.lifetime
     self.location = SourceLocation(fileID: fileID, line: line)
+    scope.registerName()
   }
 
   public static func == (lhs: Provider, rhs: Provider) -> Bool { lhs === rhs }

@@ -49,6 +49,11 @@ extension ProviderScope {
   }
 
   /// This scope and every scope below it, by type, each once.
+  /// Names a custom scope for graphs and reports, by its type.
+  func registerName() {
+    if case .scoped(let id) = lifetime { ScopeNames.register(id, name: String(describing: type(of: self))) }
+  }
+
   var lifetimesClearedWithIt: Set<Lifetime> {
     var found: Set<Lifetime> = []
     var seen: Set<ObjectIdentifier> = []
