@@ -37,7 +37,11 @@
     deinit { Gates.forcedPreviewScopes.add(-1) }
   }
 
-  @usableFromInline package static var isActive: Bool { forced ?? processIsPreview }
+  /// Whether preview factories serve resolutions on this task now; never
+  /// while the thread validates a container, which checks the real factories.
+  @usableFromInline package static var isActive: Bool {
+    (forced ?? processIsPreview) && ResolutionContext.currentIfPresent?.validation == nil
+  }
 
   /// Whether preview factories might apply anywhere: false lets reads skip
   /// the task-local entirely.

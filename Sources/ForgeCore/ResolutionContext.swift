@@ -61,7 +61,14 @@ import CForgeAtomics
   /// Set while a dialect reads a property only to learn which slot key it
   /// resolves (see Forge's key-path overrides).
   @exclusivity(unchecked) package var keyCapture: KeyCapture? {
-    didSet { fast.pointee.isCapturing = keyCapture != nil }
+    didSet { fast.pointee.isCapturing = keyCapture != nil || validation != nil }
+  }
+
+  /// Set while this thread validates a container (``Validation``): every
+  /// resolution takes the locked path, and kept instances stay in the
+  /// session instead of the container.
+  @exclusivity(unchecked) package var validation: ValidationSession? {
+    didSet { fast.pointee.isCapturing = keyCapture != nil || validation != nil }
   }
 
   /// The calling thread's state in raw memory, created on first use and

@@ -95,10 +95,10 @@ struct DependencyGraphTests {
       resolvedGraph().json == """
         {
           "nodes": [
-            {"id": "n1", "name": "GraphContainer.viewModel", "type": "ForgeTests.GraphContainer.ViewModel", "lifetime": "transient", "overridden": false},
-            {"id": "n2", "name": "GraphContainer.api", "type": "ForgeTests.GraphContainer.API", "lifetime": "cached", "overridden": false},
-            {"id": "n3", "name": "GraphContainer.network", "type": "ForgeTests.GraphContainer.Network", "lifetime": "singleton", "overridden": false},
-            {"id": "n4", "name": "GraphContainer.clock", "type": "ForgeTests.GraphContainer.Clock", "lifetime": "singleton", "overridden": false}
+            {"id": "n1", "name": "GraphContainer.viewModel", "type": "ForgeTests.GraphContainer.ViewModel", "lifetime": "transient", "overridden": false, "status": "ok"},
+            {"id": "n2", "name": "GraphContainer.api", "type": "ForgeTests.GraphContainer.API", "lifetime": "cached", "overridden": false, "status": "ok"},
+            {"id": "n3", "name": "GraphContainer.network", "type": "ForgeTests.GraphContainer.Network", "lifetime": "singleton", "overridden": false, "status": "ok"},
+            {"id": "n4", "name": "GraphContainer.clock", "type": "ForgeTests.GraphContainer.Clock", "lifetime": "singleton", "overridden": false, "status": "ok"}
           ],
           "edges": [
             {"from": "n1", "to": "n2"},
@@ -140,7 +140,7 @@ struct DependencyGraphTests {
       overridden.dot.contains(
         #"n4 [label="GraphContainer.clock\nForgeTests.GraphContainer.Clock\nsingleton, overridden", shape=box, style="rounded,bold,dashed"];"#
       ))
-    #expect(overridden.json.contains(#""lifetime": "singleton", "overridden": true}"#))
+    #expect(overridden.json.contains(#""lifetime": "singleton", "overridden": true, "status": "ok"}"#))
     container.removeOverride(for: \.clock)
 
     let scoped = container.withOverrides {

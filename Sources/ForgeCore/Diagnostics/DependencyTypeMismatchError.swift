@@ -31,7 +31,9 @@ public struct DependencyTypeMismatchError: Error, Hashable, Sendable, CustomStri
     ForgeDiagnostic(
       .typeMismatch,
       "Type mismatch resolving \(dependency): expected \(expected), but it produces \(actual)",
-      chain: chain + [dependency],
+      // Thrown while the dependency itself is being built, the chain may
+      // end with it already.
+      chain: chain.last == dependency ? chain : chain + [dependency],
       fix: "give each declaration its own key, or make the factory return \(expected)."
     )
   }

@@ -37,6 +37,9 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case noContainer = "Forge.noContainer"
     /// `ForgeContainer.shared` was set while it held a container.
     case containerReplaced = "Forge.containerReplaced"
+    /// A longer-lived dependency holds a shorter-lived one that a reset
+    /// replaces (a captive dependency), found by validation.
+    case lifetimeMismatch = "Forge.lifetimeMismatch"
     /// Forge itself broke one of its rules; please report it.
     case internalError = "Forge.internalError"
   }
@@ -75,6 +78,7 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case let cycle as DependencyCycleError: cycle.diagnostic
     case let mismatch as DependencyTypeMismatchError: mismatch.diagnostic
     case let misdirected as MisdirectedOverride: misdirected.diagnostic
+    case let diagnosed as DiagnosedFailure: diagnosed.diagnostic
     default: internalError("resolution failed: \(error)")
     }
   }

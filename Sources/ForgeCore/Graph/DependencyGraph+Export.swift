@@ -1,6 +1,7 @@
 /// The graph as text other tools draw: Mermaid (Markdown renderers), Graphviz
 /// DOT (`dot -Tsvg`) and JSON (scripts). A node's shape says its lifetime;
-/// an overridden node is drawn dashed and says so. A node's label is its
+/// an overridden node is drawn dashed and says so; in a validation report's
+/// graph a failed node is filled red and a node depending on one orange. A node's label is its
 /// name, its type (unless the name is the type, as in ForgeInject) and its
 /// lifetime.
 ///
@@ -44,6 +45,12 @@ extension DependencyGraph {
       lines.append("  classDef overridden stroke-dasharray: 5 5")
       lines.append("  class \(overridden.joined(separator: ",")) overridden")
     }
+    for (status, style) in [(Node.Status.failed, "fill:#f88,stroke:#b00"), (.affected, "fill:#fc8,stroke:#c60")] {
+      let marked = nodes.filter { $0.status == status }.map(\.id)
+      guard !marked.isEmpty else { continue }
+      lines.append("  classDef \(status.rawValue) \(style)")
+      lines.append("  class \(marked.joined(separator: ",")) \(status.rawValue)")
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -77,6 +84,19 @@ extension DependencyGraph {
           attributes.append("style=dashed")
         }
       }
+      switch node.status {
+      case .ok: break
+      case .failed: attributes += ["color=red", "fillcolor=\"#ffbbbb\""]
+      case .affected: attributes += ["color=orange", "fillcolor=\"#ffe0b0\""]
+      }
+      if node.status != .ok {
+        if let index = attributes.firstIndex(where: { $0.hasPrefix("style=") }) {
+          let style = attributes[index].dropFirst("style=".count).filter { $0 != "\"" }
+          attributes[index] = "style=\"\(style),filled\""
+        } else {
+          attributes.append("style=filled")
+        }
+      }
       lines.append("  \(node.id) [\(attributes.joined(separator: ", "))];")
     }
     for edge in edges { lines.append("  \(edge.from) -> \(edge.to);") }
@@ -89,7 +109,8 @@ extension DependencyGraph {
   /// ```json
   /// {
   ///   "nodes": [
-  ///     {"id": "n1", "name": "AppContainer.api", "type": "MyApp.API", "lifetime": "singleton", "overridden": false}
+  ///     {"id": "n1", "name": "AppContainer.api", "type": "MyApp.API", "lifetime": "singleton", "overridden": false,
+  ///      "status": "ok"}
   ///   ],
   ///   "edges": [
   ///     {"from": "n1", "to": "n2"}
@@ -101,7 +122,8 @@ extension DependencyGraph {
       let lifetime = node.lifetime.map(jsonString) ?? "null"
       return """
             {"id": \(jsonString(node.id)), "name": \(jsonString(node.name)), \
-        "type": \(jsonString(node.type)), "lifetime": \(lifetime), "overridden": \(node.isOverridden)}
+        "type": \(jsonString(node.type)), "lifetime": \(lifetime), "overridden": \(node.isOverridden), \
+        "status": \(jsonString(node.status.rawValue))}
         """
     }
     let edgeLines = edges.map { "    {\"from\": \(jsonString($0.from)), \"to\": \(jsonString($0.to))}" }

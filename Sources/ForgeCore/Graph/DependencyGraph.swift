@@ -34,15 +34,32 @@ public struct DependencyGraph: Sendable, Hashable {
     /// Whether an override replaces it now (container-wide, or in the
     /// calling task's `withOverrides` scope).
     public let isOverridden: Bool
+    /// In a validation report's graph, whether validation found it broken
+    /// or depending on something broken; `.ok` everywhere else.
+    public let status: Status
+
+    /// What validation found about a node.
+    public enum Status: String, Sendable, Hashable {
+      /// Nothing wrong (or not validated).
+      case ok
+      /// The dependency a problem is about: missing, in a cycle, of the
+      /// wrong type, failed to build, or held past its lifetime (drawn red).
+      case failed
+      /// Depends on a failed node, directly or not (drawn orange).
+      case affected
+    }
 
     /// A node; graphs are made by the containers, this is for tests that
     /// build expected values.
-    public init(id: String, name: String, type: String, lifetime: String?, isOverridden: Bool) {
+    public init(
+      id: String, name: String, type: String, lifetime: String?, isOverridden: Bool, status: Status = .ok
+    ) {
       self.id = id
       self.name = name
       self.type = type
       self.lifetime = lifetime
       self.isOverridden = isOverridden
+      self.status = status
     }
   }
 
@@ -58,7 +75,8 @@ public struct DependencyGraph: Sendable, Hashable {
   }
 
   /// The dependencies, the container's own in the order they were first
-  /// resolved, then those of other containers that they reached.
+  /// resolved, then those of other containers that they reached (for a
+  /// validation report's graph: in the order validation reached them).
   public let nodes: [Node]
   /// The edges, grouped by `from` in node order, each group in resolution order.
   public let edges: [Edge]

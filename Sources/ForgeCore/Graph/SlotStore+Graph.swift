@@ -59,20 +59,33 @@ extension Lifetime {
   }
 }
 
-/// The names of custom scopes, for graphs and reports: a dialect registers a
-/// scope when it first sees it (SwiftPod, when a provider is created).
+/// The names of custom scopes and which scopes clearing each one clears,
+/// for graphs and validation: a dialect registers a scope when it first
+/// sees it (SwiftPod, when a provider is created).
 package enum ScopeNames {
-  private static let names = LockedValue<[ObjectIdentifier: String]>([:])
+  private struct Entry {
+    var name: String
+    var clears: Set<ObjectIdentifier>
+  }
+  private static let entries = LockedValue<[ObjectIdentifier: Entry]>([:])
 
-  /// Remembers `name` for the scope `id`.
-  package static func register(_ id: ObjectIdentifier, name: @autoclosure () -> String) {
-    names.withValue { names in
-      if names[id] == nil { names[id] = name() }
+  /// Remembers `name` for the scope `id`, and the scopes clearing it also
+  /// clears (its children, theirs, and so on).
+  package static func register(
+    _ id: ObjectIdentifier, name: @autoclosure () -> String, clears: @autoclosure () -> Set<ObjectIdentifier> = []
+  ) {
+    entries.withValue { entries in
+      if entries[id] == nil { entries[id] = Entry(name: name(), clears: clears()) }
     }
   }
 
   /// The name registered for `id`, or "custom scope".
   package static func name(of id: ObjectIdentifier) -> String {
-    names.withValue { $0[id] } ?? "custom scope"
+    entries.withValue { $0[id]?.name } ?? "custom scope"
+  }
+
+  /// Whether clearing the scope `cleared` also clears the scope `other`.
+  package static func clearing(_ cleared: ObjectIdentifier, alsoClears other: ObjectIdentifier) -> Bool {
+    entries.withValue { $0[cleared]?.clears.contains(other) ?? false }
   }
 }

@@ -32,7 +32,8 @@ import CForgeAtomics
   /// resolution uses it.
   @inlinable
   package var holdsOverrideAcrossBuild: Bool { buildDepth < Self.heldOverrideDepths }
-  /// Set while the thread reads a property in key-capture mode.
+  /// Set while the thread reads a property in key-capture mode or
+  /// validates a container: either way no lock-free shortcut applies.
   @usableFromInline package var isCapturing = false
   /// How many builds are in progress on this thread: the number of frames.
   @usableFromInline package internal(set) var buildDepth = 0

@@ -37,6 +37,7 @@ extension SlotStore {
     }
     let outcome = context.pop()
     record(outcome.dependencies, of: slot, lifetime: lifetime)
+    context.validation?.noteBuild(slot, lifetime: lifetime, dependencies: outcome.dependencies)
     scopeDepth = outcome.scopeDepth
     return value
   }

@@ -56,6 +56,11 @@ extension SlotStore {
       var scopeDepth = 0
       return try runFactory(slot, factory: factory, thread: thread, records: nil, scopeDepth: &scopeDepth)
     case .ownFactory(let keptAtDepth):
+      if let session = thread.pointee.owner.validation {
+        // Validating: built for the run, kept in it, never in the container.
+        return try session.resolve(
+          slot, lifetime: lifetime, records: true, factory: factory, thread: thread, in: self)
+      }
       guard lifetime.isStored else { return try buildOwn(slot, factory: factory, thread: thread) }
       if keptAtDepth > 0, let keeper = scope?.ancestor(atDepth: keptAtDepth) {
         thread.pointee.markScopeUsed(depth: keptAtDepth)
@@ -96,6 +101,12 @@ extension SlotStore {
     // The kept slot's type is the override's: a cheaper test than a cast.
     guard override.keptSlot.valueType == ObjectIdentifier(T.self) else {
       throw mismatch(slot, actual: "a replacement of another type")
+    }
+    if let session = thread.pointee.owner.validation {
+      // Validating: the override serves the run; what it keeps stays there.
+      let typed = unsafeDowncast(override, to: Override<T>.self)
+      return try session.resolve(
+        typed.slot, lifetime: override.lifetime, records: false, factory: typed.make, thread: thread, in: self)
     }
     if override.lifetime.isStored {
       // Holding the override keeps its slot, and so a published box, alive;

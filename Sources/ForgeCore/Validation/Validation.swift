@@ -1,0 +1,349 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Validation: resolves each root in isolation and collects every problem.
+///
+/// **Isolation.** Each root runs with a ``ValidationSession`` on its thread.
+/// Every resolution then takes the locked path; a dependency's own factory
+/// builds an instance for the session, kept there as its lifetime says and
+/// dropped when the root is done, so the container's caches are neither read
+/// nor written. Overrides in force (container-wide, and the caller's
+/// `withOverrides` scope) serve as usual; preview factories never run.
+///
+/// **Collecting.** A dialect whose resolutions throw (ForgeInject) runs each
+/// root on the calling thread and catches what it throws. A dialect whose
+/// resolutions cannot throw runs each root on a thread of its own: a failure
+/// ends the root's session where the dialect would stop the program
+/// (``ValidationSession/failIfValidating(_:)``), and since the partial build
+/// cannot be unwound through the user's factories, that thread stays parked
+/// until the process ends. A failing root costs one idle thread; a sound one
+/// costs nothing afterwards.
+///
+/// **Lifetimes.** After the roots, every recorded build is checked for a
+/// captive dependency (``isCaptive(holder:held:)``).
+package enum Validation {
+  /// Something to validate: a name for messages and a resolution.
+  package struct Root: Sendable {
+    package let name: String
+    package let resolve: @Sendable () throws -> Void
+
+    package init(name: String, resolve: @escaping @Sendable () throws -> Void) {
+      self.name = name
+      self.resolve = resolve
+    }
+  }
+
+  /// Validates `roots` in order and reports every problem.
+  ///
+  /// - Parameters:
+  ///   - throwing: whether the dialect's resolutions throw (they then run
+  ///     on the calling thread).
+  ///   - diagnose: the dialect's diagnostic for an error its resolutions
+  ///     threw; nil for one in the engine's vocabulary.
+  package static func run(
+    _ roots: [Root],
+    throwing: Bool,
+    diagnose: (any Error) -> ForgeDiagnostic? = { _ in nil }
+  ) -> ValidationReport {
+    var findings = Findings()
+    let scope = OverrideScope.current
+    for root in roots {
+      let session = ValidationSession()
+      if throwing {
+        runHere(root, session: session)
+      } else {
+        runOnThread(root, session: session, scope: scope)
+      }
+      findings.add(session, root: root, end: session.waitForEnd(), diagnose: diagnose)
+    }
+    return findings.report()
+  }
+
+  private static func runHere(_ root: Root, session: ValidationSession) {
+    let context = ResolutionContext.current
+    let previous = context.validation
+    context.validation = session
+    defer { context.validation = previous }
+    do {
+      try root.resolve()
+      session.finish()
+    } catch {
+      session.fail(error, chain: context.buildingSlots)
+    }
+  }
+
+  private static func runOnThread(_ root: Root, session: ValidationSession, scope: OverrideScope?) {
+    ValidationThread.start {
+      let run = {
+        let context = ResolutionContext.current
+        context.validation = session
+        do {
+          try root.resolve()
+          context.validation = nil
+          session.finish()
+        } catch {
+          // The dialect's resolutions cannot throw; only a root written
+          // to throw gets here.
+          context.validation = nil
+          session.fail(error, chain: context.buildingSlots)
+        }
+      }
+      if let scope { OverrideScope.with(scope, operation: run) } else { run() }
+    }
+  }
+
+  /// Whether `holder`, kept with its lifetime, holding an instance kept
+  /// with `held` outlives it: a reset that replaces the held instance
+  /// leaves the holder with the old one (a captive dependency).
+  ///
+  /// | holder | captive when it holds |
+  /// | --- | --- |
+  /// | singleton | cached, weak, or custom-scoped |
+  /// | cached | custom-scoped |
+  /// | custom scope A | custom scope B, when clearing B leaves A (SwiftPod's hierarchy) |
+  ///
+  /// A transient holder lives as long as whoever asked for it; a transient
+  /// held instance is the holder's own. Neither is flagged.
+  package static func isCaptive(holder: Lifetime, held: Lifetime) -> Bool {
+    switch (holder, held) {
+    case (.singleton, .cached), (.singleton, .weak), (.singleton, .scoped): true
+    case (.cached, .scoped): true
+    case (.scoped(let a), .scoped(let b)): a != b && !ScopeNames.clearing(b, alsoClears: a)
+    default: false
+    }
+  }
+}
+
+/// What the roots' sessions found, turned into a report.
+private struct Findings {
+  var problems: [ValidationReport.Problem] = []
+  var seen: Set<String> = []
+  /// The members of each cycle reported.
+  var seenCycles: Set<Set<String>> = []
+  /// Every slot reached, in the order first reached.
+  var order: [AnySlot] = []
+  var index: [ObjectIdentifier: Int] = [:]
+  var lifetimes: [ObjectIdentifier: Lifetime] = [:]
+  var edges: [ObjectIdentifier: [AnySlot]] = [:]
+  var overridden: Set<ObjectIdentifier> = []
+  /// Slots a problem is about, and slots being built when one occurred.
+  var failed: Set<ObjectIdentifier> = []
+  var affected: Set<ObjectIdentifier> = []
+  /// Problems about a dependency no slot stands for (a missing
+  /// registration), with the slot that asked for it.
+  var missing: [(name: String, requestedBy: AnySlot?)] = []
+
+  mutating func reach(_ slot: AnySlot) {
+    let identity = ObjectIdentifier(slot)
+    guard index[identity] == nil else { return }
+    index[identity] = order.count
+    order.append(slot)
+  }
+
+  mutating func note(_ problem: ValidationReport.Problem) {
+    if seen.insert(problem.description).inserted { problems.append(problem) }
+  }
+
+  mutating func add(
+    _ session: ValidationSession,
+    root: Validation.Root,
+    end: ValidationSession.End,
+    diagnose: (any Error) -> ForgeDiagnostic?
+  ) {
+    for (identity, lifetime) in session.attempted where lifetimes[identity] == nil { lifetimes[identity] = lifetime }
+    for build in session.builds {
+      let identity = ObjectIdentifier(build.slot)
+      if lifetimes[identity] == nil { lifetimes[identity] = build.lifetime }
+      if edges[identity] == nil { edges[identity] = build.dependencies }
+    }
+    // Nodes in the order a reader follows them: from the root (the chain
+    // being built when the run failed, or the last build to finish)
+    // breadth-first along the edges, then whatever else was built.
+    var chain: [AnySlot] = []
+    if case .failed(_, let failedChain) = end { chain = failedChain }
+    var frontier = chain.isEmpty ? session.builds.last.map { [$0.slot] } ?? [] : chain
+    while !frontier.isEmpty {
+      var next: [AnySlot] = []
+      for slot in frontier where index[ObjectIdentifier(slot)] == nil {
+        reach(slot)
+        next += edges[ObjectIdentifier(slot)] ?? []
+      }
+      frontier = next
+    }
+    for build in session.builds {
+      reach(build.slot)
+      for dependency in build.dependencies { reach(dependency) }
+    }
+    overridden.formUnion(session.overridden)
+    checkLifetimes(session)
+    guard case .failed(let error, _) = end else { return }
+    var requested: String?
+    if chain.isEmpty, let first = session.firstFailure {
+      chain = first.chain
+      requested = first.requested
+      for slot in chain { reach(slot) }
+    }
+    for (outer, inner) in zip(chain, chain.dropFirst()) where edges[ObjectIdentifier(outer)] == nil {
+      edges[ObjectIdentifier(outer)] = [inner]
+    }
+    let names = chain.map(\.name) + (requested.map { [$0] } ?? [])
+    var diagnostic = diagnose(error) ?? ForgeDiagnostic.of(error)
+    if diagnostic.chain.isEmpty, names.count > 1 {
+      diagnostic = ForgeDiagnostic(
+        diagnostic.id, diagnostic.summary, chain: names, reason: diagnostic.reason, fix: diagnostic.fix)
+    }
+    let dependency: String =
+      if let cycle = error as? DependencyCycleError { cycle.path.first ?? root.name } else {
+        diagnostic.chain.last ?? names.last ?? root.name
+      }
+    // One cycle reached from each of its members is one problem.
+    if let cycle = error as? DependencyCycleError, !seenCycles.insert(Set(cycle.path)).inserted { return }
+    note(ValidationReport.Problem(diagnostic: diagnostic, dependency: dependency))
+    // The dependency at fault is red; what was being built around it orange.
+    let involved = chain + (session.failedSlot.map { [$0] } ?? [])
+    for slot in involved {
+      reach(slot)
+      if slot.name == dependency {
+        failed.insert(ObjectIdentifier(slot))
+      } else {
+        affected.insert(ObjectIdentifier(slot))
+      }
+    }
+    if let failedSlot = session.failedSlot, let last = chain.last, failedSlot !== last,
+      edges[ObjectIdentifier(last)] == nil
+    {
+      edges[ObjectIdentifier(last)] = [failedSlot]
+    }
+    if !involved.contains(where: { $0.name == dependency }) {
+      // No slot stands for it (nothing is registered): a node of its own.
+      missing.append((dependency, chain.last))
+    }
+  }
+
+  mutating func checkLifetimes(_ session: ValidationSession) {
+    var built: [ObjectIdentifier: Lifetime] = [:]
+    for build in session.builds where built[ObjectIdentifier(build.slot)] == nil {
+      built[ObjectIdentifier(build.slot)] = build.lifetime
+    }
+    for build in session.builds {
+      for dependency in build.dependencies {
+        let identity = ObjectIdentifier(dependency)
+        guard !session.overridden.contains(identity), let held = built[identity],
+          Validation.isCaptive(holder: build.lifetime, held: held)
+        else { continue }
+        let holder = "\(build.slot.name) (\(build.lifetime.graphName))"
+        let heldName = "\(dependency.name) (\(held.graphName))"
+        note(
+          ValidationReport.Problem(
+            diagnostic: ForgeDiagnostic(
+              .lifetimeMismatch,
+              "\(holder) holds \(heldName), which is kept for less long",
+              chain: [build.slot.name, dependency.name],
+              reason: """
+                A reset that replaces \(dependency.name) leaves \(build.slot.name) holding the \
+                old instance, so the two disagree from then on.
+                """,
+              fix: """
+                give \(build.slot.name) a lifetime no longer than \(held.graphName), keep \
+                \(dependency.name) as long as \(build.lifetime.graphName), or have \
+                \(build.slot.name) resolve \(dependency.name) each time it needs it instead of \
+                holding it.
+                """
+            ),
+            dependency: dependency.name
+          ))
+        failed.insert(identity)
+        affected.insert(ObjectIdentifier(build.slot))
+      }
+    }
+  }
+
+  func report() -> ValidationReport {
+    var ids: [ObjectIdentifier: String] = [:]
+    for (position, slot) in order.enumerated() { ids[ObjectIdentifier(slot)] = "n\(position + 1)" }
+    // Everything that depends, directly or not, on a failed node is affected.
+    var dependents: [ObjectIdentifier: [ObjectIdentifier]] = [:]
+    for (from, targets) in edges {
+      for target in targets { dependents[ObjectIdentifier(target), default: []].append(from) }
+    }
+    var affected = self.affected
+    var pending = order.map(ObjectIdentifier.init).filter { failed.contains($0) }
+    pending += missing.compactMap { $0.requestedBy.map(ObjectIdentifier.init) }
+    for requester in missing.compactMap(\.requestedBy) { affected.insert(ObjectIdentifier(requester)) }
+    while let next = pending.popLast() {
+      for dependent in dependents[next] ?? [] where affected.insert(dependent).inserted { pending.append(dependent) }
+    }
+    var nodes = order.map { slot in
+      let identity = ObjectIdentifier(slot)
+      let isFailed = failed.contains(identity)
+      return DependencyGraph.Node(
+        id: ids[identity]!,
+        name: slot.name,
+        type: slot.valueTypeName,
+        lifetime: lifetimes[identity]?.graphName,
+        isOverridden: overridden.contains(identity),
+        status: isFailed ? .failed : affected.contains(identity) ? .affected : .ok
+      )
+    }
+    var graphEdges: [DependencyGraph.Edge] = []
+    for slot in order {
+      for target in edges[ObjectIdentifier(slot)] ?? [] {
+        graphEdges.append(DependencyGraph.Edge(from: ids[ObjectIdentifier(slot)]!, to: ids[ObjectIdentifier(target)]!))
+      }
+    }
+    for (offset, entry) in missing.enumerated() {
+      let id = "n\(order.count + offset + 1)"
+      nodes.append(
+        DependencyGraph.Node(
+          id: id, name: entry.name, type: entry.name, lifetime: nil, isOverridden: false, status: .failed))
+      if let requester = entry.requestedBy {
+        graphEdges.append(DependencyGraph.Edge(from: ids[ObjectIdentifier(requester)]!, to: id))
+      }
+    }
+    return ValidationReport(
+      problems: problems,
+      checked: order.map(\.name) + missing.map(\.name),
+      graph: DependencyGraph(nodes: nodes, edges: graphEdges)
+    )
+  }
+}
+
+/// What a validation thread runs.
+private final class ValidationThreadBody {
+  let run: () -> Void
+  init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+/// A detached POSIX thread for one validation root.
+private enum ValidationThread {
+  static func start(_ run: @escaping () -> Void) {
+    let body = Unmanaged.passRetained(ValidationThreadBody(run)).toOpaque()
+    #if canImport(Darwin)
+      var thread: pthread_t?
+    #else
+      var thread = pthread_t()
+    #endif
+    let status = pthread_create(
+      &thread, nil,
+      { raw in
+        #if canImport(Darwin)
+          let body = Unmanaged<ValidationThreadBody>.fromOpaque(raw).takeRetainedValue()
+        #else
+          let body = Unmanaged<ValidationThreadBody>.fromOpaque(raw!).takeRetainedValue()
+        #endif
+        body.run()
+        return nil
+      }, body)
+    guard status == 0 else {
+      fatalError("ForgeCore: \(ForgeDiagnostic.internalError("a validation thread could not start (\(status))"))")
+    }
+    #if canImport(Darwin)
+      pthread_detach(thread!)
+    #else
+      pthread_detach(thread)
+    #endif
+  }
+}
