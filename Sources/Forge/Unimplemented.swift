@@ -30,5 +30,6 @@ public func unimplemented<T>(_ name: String, file: StaticString = #fileID, line:
       (container.withOverrides { $0.override(\\.\(name)) { … } } run: { … }).
       """
   )
+  ValidationSession.failIfValidating(DiagnosedFailure(diagnostic))
   fatalError("Forge: \(diagnostic)", file: file, line: line)
 }

@@ -146,6 +146,7 @@ open class Container: @unchecked Sendable {
         it .transient.
         """
     )
+    ValidationSession.failIfValidating(DiagnosedFailure(diagnostic))
     fatalError("Forge: \(diagnostic)", file: key.file, line: key.line)
   }
 
@@ -154,6 +155,8 @@ open class Container: @unchecked Sendable {
   /// override that was misdirected.
   @usableFromInline
   final func stop(_ error: any Error, file: StaticString, line: UInt) -> Never {
+    // Validating: the run ends here and reports the error instead.
+    ValidationSession.failIfValidating(error)
     if let misdirected = error as? MisdirectedOverride, let location = misdirected.location {
       fatalError(ForgeFailure.message(for: error), file: location.fileID, line: location.line)
     }

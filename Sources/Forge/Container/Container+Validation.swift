@@ -1,0 +1,46 @@
+import ForgeCore
+
+/// The report type, so that code importing Forge alone can name it.
+public typealias ValidationReport = ForgeCore.ValidationReport
+
+extension OverridableContainer {
+  /// Checks the dependencies at `keyPaths` and everything they resolve,
+  /// without touching the container, and reports every problem at once.
+  ///
+  /// ```swift
+  /// @Test func graphIsSound() {
+  ///   let report = AppContainer.shared.validate(\.loginViewModel, \.settingsViewModel)
+  ///   #expect(report.isValid, "\(report)")
+  /// }
+  /// ```
+  ///
+  /// Each key path is resolved in isolation: its dependencies are built
+  /// anew for the check, and no instance lands in the container's caches
+  /// (what the container kept before stays). Overrides in force are used,
+  /// so a test can validate the graph it will run with; preview factories
+  /// are not. The report lists cycles, type mismatches, `unimplemented`
+  /// dependencies, keys shared across arguments, and captive dependencies (a
+  /// singleton holding a `.cached` one that `resetCached()` replaces), each
+  /// with its chain, and carries the graph with failing nodes marked.
+  ///
+  /// A key path that fails is resolved on a thread of its own, which stays
+  /// parked afterwards: a failed build cannot be unwound through factories
+  /// that cannot throw. Fix what the report says and it costs nothing.
+  public func validate<each Value>(_ keyPaths: repeat KeyPath<Self, each Value>) -> ValidationReport {
+    var roots: [Validation.Root] = []
+    for keyPath in repeat each keyPaths {
+      roots.append(root(keyPath))
+    }
+    return Validation.run(roots, throwing: false)
+  }
+
+  private func root<Value>(_ keyPath: KeyPath<Self, Value>) -> Validation.Root {
+    // The container is used from the validation thread: it is Sendable, and
+    // the key path only reads it.
+    nonisolated(unsafe) let keyPath = keyPath
+    let name = "a \(String(describing: Self.self)) key path of type \(String(reflecting: Value.self))"
+    return Validation.Root(name: name) {
+      _ = self[keyPath: keyPath]
+    }
+  }
+}
