@@ -14,6 +14,9 @@ import ForgeCore
 /// resolve other types; a cycle throws `DependencyCycleError` with the path.
 public final class ForgeContainer: ForgeContainerProtocol {
   @usableFromInline let store = SlotStore<ObjectIdentifier>()
+  /// A resolution per registered type, in registration order, for
+  /// ``validate()``.
+  let validationRoots = Mutex<[(type: ObjectIdentifier, root: Validation.Root)]>([])
 
   /// Creates an empty container.
   public init() {}
@@ -34,6 +37,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
     } catch {
       stopRegistering(T.self, error)
     }
+    noteRegistration(T.self)
   }
 
   @inlinable
@@ -64,7 +68,9 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// chain of builds that needed it; a builder's own error unchanged.
   func translated<T>(_ error: any Error, resolving type: T.Type) -> any Error {
     let requested = String(reflecting: T.self)
-    let chain = ResolutionContext.current.chain
+    let context = ResolutionContext.current
+    let chain = context.chain
+    context.validation?.noteFailure(chain: context.buildingSlots, requested: requested)
     let chainNote = chain.isEmpty ? nil : "chain: \((chain + [requested]).joined(separator: " → "))"
     switch error {
     case is NotRegistered:
@@ -95,6 +101,20 @@ public final class ForgeContainer: ForgeContainerProtocol {
       try store.registerBuilt(ObjectIdentifier(T.self), name: .type(T.self), instance: instance)
     } catch {
       stopRegistering(T.self, error)
+    }
+    noteRegistration(T.self)
+  }
+
+  /// Remembers how to resolve `T` for ``validate()``; a registration again
+  /// of the same type keeps its first place.
+  @usableFromInline
+  func noteRegistration<T>(_ type: T.Type) {
+    let identity = ObjectIdentifier(T.self)
+    let root = Validation.Root(name: String(reflecting: T.self)) { [unowned self] in
+      _ = try self.resolve() as T
+    }
+    validationRoots.withLock { roots in
+      if !roots.contains(where: { $0.type == identity }) { roots.append((identity, root)) }
     }
   }
 

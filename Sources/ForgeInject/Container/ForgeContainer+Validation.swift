@@ -1,0 +1,68 @@
+import ForgeCore
+
+extension ForgeContainer {
+  /// Resolves every registered type in isolation and reports every problem
+  /// at once, instead of stopping at the first.
+  ///
+  /// ```swift
+  /// @Test func registrationsAreComplete() {
+  ///   let container = ForgeContainer()
+  ///   AppModule.register(in: container)
+  ///   let report = container.validate()
+  ///   #expect(report.isValid, "\(report)")
+  /// }
+  /// ```
+  ///
+  /// Each registration is resolved as it would be at run time, but its
+  /// dependencies are built anew for the check and nothing lands in the
+  /// container's singletons (what it kept before stays). The report lists
+  /// missing registrations and type mismatches with the chain that needed
+  /// them, cycles with their path, builders that threw with the error, and
+  /// captive dependencies (a singleton holding a `.weak` one), and carries
+  /// the graph with failing nodes marked.
+  public func validate() -> ValidationReport {
+    let roots = validationRoots.withLock { $0.map(\.root) }
+    return Validation.run(roots, throwing: true) { error in self.validationDiagnostic(for: error) }
+  }
+
+  /// The diagnostic of a registration's failure, in the engine's words.
+  private func validationDiagnostic(for error: any Error) -> ForgeDiagnostic? {
+    let registered = registeredTypeNames
+    let registeredNote = registered.isEmpty ? nil : "Registered types: \(registered.joined(separator: ", "))."
+    switch error {
+    case let error as ForgeContainerError:
+      let failed = error.failedType
+      switch error {
+      case .missingFactoryMethod:
+        return ForgeDiagnostic(
+          .missing,
+          "Nothing is registered for \(failed)",
+          reason: registeredNote,
+          fix: "register \(failed) exactly as it is resolved (container.register { _ in … as \(failed) })."
+        )
+      case .typeMismatch(let text):
+        let registeredAs = text.firstRange(of: "registered as ").map { start in
+          String(text[start.upperBound...].prefix { $0 != ";" && $0 != ")" })
+        }
+        return ForgeDiagnostic(
+          .typeMismatch,
+          registeredAs.map { "\(failed) is resolved, but it is registered as \($0)" }
+            ?? "\(failed) is resolved as another type than it is registered as",
+          reason: registeredNote,
+          fix: """
+            register the instance as \(failed), the type it is resolved as \
+            (container.register { _ in … as \(failed) }), or resolve it as the type it is registered as.
+            """
+        )
+      }
+    case is DependencyCycleError:
+      return nil
+    default:
+      return ForgeDiagnostic(
+        .builderFailed,
+        "A builder threw \(String(reflecting: error))",
+        fix: "make that builder succeed, or handle the error where the dependency is resolved."
+      )
+    }
+  }
+}

@@ -1,0 +1,94 @@
+import ForgeInject
+import Testing
+
+/// Types for one of each problem ForgeInject can have.
+enum Broken {
+  final class Database: Sendable {}
+  /// Needs a Database, which nobody registers.
+  final class Repository: Sendable {
+    let database: Database
+    init(database: Database) { self.database = database }
+  }
+  protocol Clock: Sendable {}
+  final class SystemClock: Clock {}
+  /// Needs a Clock, registered only as SystemClock.
+  final class Scheduler: Sendable {
+    let clock: any Clock
+    init(clock: any Clock) { self.clock = clock }
+  }
+  /// A and B need each other.
+  final class A: Sendable { init(_ b: B) {} }
+  final class B: Sendable { init(_ a: A) {} }
+  struct OpenFailed: Error {}
+  /// Its builder throws.
+  final class File: Sendable {}
+  /// A singleton holding a weak cache: a captive.
+  final class Cache: Sendable {}
+  final class Store: Sendable {
+    let cache: Cache
+    init(cache: Cache) { self.cache = cache }
+  }
+
+  static func container() -> ForgeContainer {
+    let container = ForgeContainer()
+    container.register { c in Repository(database: try c.resolve()) }
+    container.register(with: .singleton) { _ in SystemClock() }
+    container.register { c in Scheduler(clock: try c.resolve()) }
+    container.register { c in A(try c.resolve()) }
+    container.register { c in B(try c.resolve()) }
+    container.register { _ -> File in throw OpenFailed() }
+    container.register(with: .weak) { _ in Cache() }
+    container.register(with: .singleton) { c in Store(cache: try c.resolve()) }
+    return container
+  }
+}
+
+@Suite("ForgeInject: validate()", .timeLimit(.minutes(1)))
+struct ValidationTests {
+  @Test("every registration is checked and every problem reported once, with its chain")
+  func broken() {
+    let report = Broken.container().validate()
+    #expect(report.problems.map(\.id) == [.missing, .typeMismatch, .cycle, .builderFailed, .lifetimeMismatch])
+    let missing = report.problems(.missing).first
+    #expect(missing?.dependency == "ForgeInjectTests.Broken.Database")
+    #expect(missing?.chain == ["ForgeInjectTests.Broken.Repository", "ForgeInjectTests.Broken.Database"])
+    #expect(missing?.description.contains("To fix it, register ForgeInjectTests.Broken.Database") == true)
+    let mismatch = report.problems(.typeMismatch).first
+    #expect(mismatch?.dependency == "ForgeInjectTests.Broken.Clock")
+    #expect(mismatch?.description.contains("registered as ForgeInjectTests.Broken.SystemClock") == true)
+    #expect(
+      report.problems(.cycle).first?.description.contains(
+        "Dependency cycle: ForgeInjectTests.Broken.A → ForgeInjectTests.Broken.B → ForgeInjectTests.Broken.A") == true)
+    #expect(report.problems(.builderFailed).first?.description.contains("OpenFailed") == true)
+    #expect(
+      report.problems(.lifetimeMismatch).first?.chain == [
+        "ForgeInjectTests.Broken.Store", "ForgeInjectTests.Broken.Cache",
+      ])
+  }
+
+  @Test("the missing type is a red node of its own; what needed it is orange")
+  func missingNode() {
+    let report = Broken.container().validate()
+    let database = report.graph.node(named: "ForgeInjectTests.Broken.Database")
+    #expect(database?.status == .failed)
+    #expect(report.graph.node(named: "ForgeInjectTests.Broken.Repository")?.status == .affected)
+    #expect(
+      report.graph.dependents(of: "ForgeInjectTests.Broken.Database").map(\.name) == [
+        "ForgeInjectTests.Broken.Repository"
+      ])
+  }
+
+  @Test("a sound container gives an empty report and keeps no instance of the check")
+  func soundAndIsolated() throws {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in Broken.Database() }
+    container.register { c in Broken.Repository(database: try c.resolve()) }
+    let database: Broken.Database = try container.resolve()
+    let report = container.validate()
+    #expect(report.isValid, "\(report)")
+    #expect(report.checked == ["ForgeInjectTests.Broken.Database", "ForgeInjectTests.Broken.Repository"])
+    // The singleton resolved before is still the one served.
+    let again: Broken.Database = try container.resolve()
+    #expect(again === database)
+  }
+}
