@@ -51,6 +51,8 @@ public final class Fetcher: Sendable {
   /// fetches stay small.
   @usableFromInline @inline(never)
   func stop(_ error: any Error, at location: SourceLocation) -> Never {
+    // Validating: the run ends here and reports the error instead.
+    ValidationSession.failIfValidating(error)
     fatalError("DependencyFetcher: \(ForgeDiagnostic.of(error))", file: location.fileID, line: location.line)
   }
 }

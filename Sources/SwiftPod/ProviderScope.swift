@@ -49,9 +49,18 @@ extension ProviderScope {
   }
 
   /// This scope and every scope below it, by type, each once.
-  /// Names a custom scope for graphs and reports, by its type.
+  /// Names a custom scope for graphs and reports, by its type, with the
+  /// scopes clearing it clears (for validation's lifetime checks).
   func registerName() {
-    if case .scoped(let id) = lifetime { ScopeNames.register(id, name: String(describing: type(of: self))) }
+    guard case .scoped(let id) = lifetime else { return }
+    ScopeNames.register(
+      id,
+      name: String(describing: type(of: self)),
+      clears: Set(
+        lifetimesClearedWithIt.compactMap {
+          if case .scoped(let cleared) = $0 { cleared } else { nil }
+        })
+    )
   }
 
   var lifetimesClearedWithIt: Set<Lifetime> {

@@ -43,6 +43,8 @@ public final class SwiftPod: ProviderResolver {
   /// resolutions stay small.
   @usableFromInline @inline(never)
   func stop(_ error: any Error, at location: SourceLocation) -> Never {
+    // Validating: the run ends here and reports the error instead.
+    ValidationSession.failIfValidating(error)
     fatalError("SwiftPod: \(ForgeDiagnostic.of(error))", file: location.fileID, line: location.line)
   }
 
