@@ -1,8 +1,5 @@
 import ForgeCore
 
-/// The graph type, so that code importing DependencyFetcher alone can name it.
-public typealias DependencyGraph = ForgeCore.DependencyGraph
-
 extension Fetcher {
   /// The services this fetcher has made so far, with what each one's
   /// closure fetched while making it; render it with

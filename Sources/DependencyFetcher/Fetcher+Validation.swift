@@ -1,8 +1,5 @@
 import ForgeCore
 
-/// The report type, so that code importing DependencyFetcher alone can name it.
-public typealias ValidationReport = ForgeCore.ValidationReport
-
 extension Fetcher {
   /// Checks `services` and every service they fetch, without touching this
   /// fetcher's instances, and reports every problem at once.

@@ -1,4 +1,6 @@
-import ForgeCore
+// The engine's shared types (diagnostics, DependencyGraph, ValidationReport,
+// resolution events) are part of this API.
+@_exported import ForgeCore
 
 /// Fetches services, making each one once and returning the same instance
 /// afterwards. No global state: every fetcher is independent.

@@ -1,4 +1,6 @@
-import ForgeCore
+// The engine's shared types (diagnostics, DependencyGraph, ValidationReport,
+// resolution events) are part of this API.
+@_exported import ForgeCore
 
 /// Process-wide settings and helpers.
 ///

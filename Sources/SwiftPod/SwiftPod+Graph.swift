@@ -1,8 +1,5 @@
 import ForgeCore
 
-/// The graph type, so that code importing SwiftPod alone can name it.
-public typealias DependencyGraph = ForgeCore.DependencyGraph
-
 extension SwiftPod {
   /// The providers this pod has resolved so far, with what each one's
   /// builder resolved while building it; render it with

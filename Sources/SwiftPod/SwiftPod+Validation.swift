@@ -1,8 +1,5 @@
 import ForgeCore
 
-/// The report type, so that code importing SwiftPod alone can name it.
-public typealias ValidationReport = ForgeCore.ValidationReport
-
 extension SwiftPod {
   /// Checks `providers` and every provider they resolve, without touching
   /// the pod's caches, and reports every problem at once.

@@ -1,4 +1,6 @@
-import ForgeCore
+// The engine's shared types (diagnostics, DependencyGraph, ValidationReport,
+// resolution events) are part of this API.
+@_exported import ForgeCore
 
 /// The container: resolves providers, caches by scope, and lets tests and
 /// previews override providers.

@@ -1,8 +1,5 @@
 import ForgeCore
 
-/// The graph type, so that code importing Forge alone can name it.
-public typealias DependencyGraph = ForgeCore.DependencyGraph
-
 extension Container {
   /// The dependencies this container has resolved so far, with what each
   /// one's factory resolved while building it; render it with

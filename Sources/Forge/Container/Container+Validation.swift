@@ -1,8 +1,5 @@
 import ForgeCore
 
-/// The report type, so that code importing Forge alone can name it.
-public typealias ValidationReport = ForgeCore.ValidationReport
-
 extension OverridableContainer {
   /// Checks the dependencies at `keyPaths` and everything they resolve,
   /// without touching the container, and reports every problem at once.
