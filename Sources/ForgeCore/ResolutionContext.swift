@@ -64,6 +64,11 @@ import CForgeAtomics
     didSet { fast.pointee.isCapturing = keyCapture != nil || validation != nil }
   }
 
+  /// How an observed resolution in progress was served, by slot (see
+  /// `SlotStore.resolveObserved`).
+  package enum Served { case built, override, preview }
+  @exclusivity(unchecked) var served: (slot: ObjectIdentifier, how: Served)?
+
   /// Set while this thread validates a container (``Validation``): every
   /// resolution takes the locked path, and kept instances stay in the
   /// session instead of the container.

@@ -63,6 +63,21 @@ let mockLeaf = Leaf()
 @inline(never) func overrideSwiftPod(_ pod: SwiftPod) -> Leaf { pod.resolve(podLeaf) }
 @inline(never) func overrideFetcher(_ fetcher: Fetcher) -> Leaf { fetcher.fetch(.instructionLeaf) }
 
+// A cached hit on a container whose graph was exported, which was
+// validated, and which had an observer added and removed: recording and
+// tracing available but off. Issue 12: the same count as a plain hit.
+struct SilentObserver: ResolutionObserver { func resolution(_ event: ResolutionEvent) {} }
+func switchedOff<Container: AnyObject>(
+  _ container: Container,
+  add: (Container) -> ObserverToken,
+  remove: (Container, ObserverToken) -> Void,
+  inspect: (Container) -> Void
+) -> Container {
+  remove(container, add(container))
+  inspect(container)
+  return container
+}
+
 @inline(never) func transientHand() -> TransientLeaf { TransientLeaf() }
 @inline(never) func transientForge(_ container: InstructionContainer) -> TransientLeaf { container.transientLeaf }
 @inline(never) func transientForgeInject(_ container: ForgeContainer) -> TransientLeaf { try! container.resolve() }
@@ -81,7 +96,7 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
-  fail("usage: forge-instructions hit|transient|override|scale SYSTEM N")
+  fail("usage: forge-instructions hit|hit-off|transient|override|scale SYSTEM N")
 }
 let scenario = arguments[1]
 let system = arguments[2]
@@ -100,6 +115,34 @@ case ("hit", "forge"): for _ in 0..<count { blackHole(hitForge(container)) }
 case ("hit", "forgeinject"): for _ in 0..<count { blackHole(hitForgeInject(forgeInject)) }
 case ("hit", "swiftpod"): for _ in 0..<count { blackHole(hitSwiftPod(pod)) }
 case ("hit", "fetcher"): for _ in 0..<count { blackHole(hitFetcher(fetcher)) }
+case ("hit-off", "forge"):
+  _ = container.leaf
+  let off = switchedOff(container, add: { $0.addObserver(SilentObserver()) }, remove: { $0.removeObserver($1) }) {
+    _ = $0.dependencyGraph()
+    _ = $0.validate(\.leaf)
+  }
+  for _ in 0..<count { blackHole(hitForge(off)) }
+case ("hit-off", "forgeinject"):
+  _ = try! forgeInject.resolve() as Leaf
+  let off = switchedOff(forgeInject, add: { $0.addObserver(SilentObserver()) }, remove: { $0.removeObserver($1) }) {
+    _ = $0.dependencyGraph()
+    _ = $0.validate()
+  }
+  for _ in 0..<count { blackHole(hitForgeInject(off)) }
+case ("hit-off", "swiftpod"):
+  _ = pod.resolve(podLeaf)
+  let off = switchedOff(pod, add: { $0.addObserver(SilentObserver()) }, remove: { $0.removeObserver($1) }) {
+    _ = $0.dependencyGraph()
+    _ = $0.validate(podLeaf)
+  }
+  for _ in 0..<count { blackHole(hitSwiftPod(off)) }
+case ("hit-off", "fetcher"):
+  _ = fetcher.fetch(.instructionLeaf)
+  let off = switchedOff(fetcher, add: { $0.addObserver(SilentObserver()) }, remove: { $0.removeObserver($1) }) {
+    _ = $0.dependencyGraph()
+    _ = $0.validate(Service.instructionLeaf)
+  }
+  for _ in 0..<count { blackHole(hitFetcher(off)) }
 case ("override", "hand"): for _ in 0..<count { blackHole(hitHand(hand)) }
 case ("override", "forge"):
   let overridden = InstructionContainer()

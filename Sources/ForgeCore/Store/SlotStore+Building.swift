@@ -24,7 +24,10 @@ extension SlotStore {
     }
     guard let lifetime = records else {
       // Nothing to record: the context object is not touched.
-      return try buildRecordingNothing(.passUnretained(slot), factory: factory, thread: thread, scopeDepth: &scopeDepth)
+      let value = try buildRecordingNothing(
+        .passUnretained(slot), factory: factory, thread: thread, scopeDepth: &scopeDepth)
+      noteServed(slot, .built, thread: thread)
+      return value
     }
     let context = thread.pointee.owner
     context.push(slot)
@@ -38,6 +41,7 @@ extension SlotStore {
     let outcome = context.pop()
     record(outcome.dependencies, of: slot, lifetime: lifetime)
     context.validation?.noteBuild(slot, lifetime: lifetime, dependencies: outcome.dependencies)
+    noteServed(slot, .built, thread: thread)
     scopeDepth = outcome.scopeDepth
     return value
   }

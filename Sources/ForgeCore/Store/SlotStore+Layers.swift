@@ -12,6 +12,25 @@ extension SlotStore {
     servesPreview: Bool,
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
+    if overrideCount.value >= Self.observerWeight {
+      return try resolveObserved(slot) {
+        try resolveLayersServing(
+          slot, lifetime: lifetime, factory: factory, servesPreview: servesPreview, thread: thread)
+      }
+    }
+    return try resolveLayersServing(
+      slot, lifetime: lifetime, factory: factory, servesPreview: servesPreview, thread: thread)
+  }
+
+  /// ``resolveLayers(_:lifetime:factory:servesPreview:thread:)`` without
+  /// observers.
+  func resolveLayersServing<T>(
+    _ slot: Slot<T>,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    servesPreview: Bool,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
     let scope = Gates.activeOverrideScopes.value > 0 ? OverrideScope.current : nil
     let scoped = scope?.override(for: slot.target)
     // The container-wide override, read under this build depth's override
@@ -47,14 +66,20 @@ extension SlotStore {
     case .scopedOverride(let depth):
       thread.pointee.markScopeUsed(depth: depth)
       // `scope`, held for this call, keeps the override.
-      return try scoped!.override._withUnsafeGuaranteedRef { try applyOverride($0, to: slot, thread: thread) }
+      let value = try scoped!.override._withUnsafeGuaranteedRef { try applyOverride($0, to: slot, thread: thread) }
+      noteServed(slot, .override, thread: thread)
+      return value
     case .containerOverride:
-      return try withExtendedLifetime(retainedOverride) {
+      let value = try withExtendedLifetime(retainedOverride) {
         try containerOverride!._withUnsafeGuaranteedRef { try applyOverride($0, to: slot, thread: thread) }
       }
+      noteServed(slot, .override, thread: thread)
+      return value
     case .preview:
       var scopeDepth = 0
-      return try runFactory(slot, factory: factory, thread: thread, records: nil, scopeDepth: &scopeDepth)
+      let value = try runFactory(slot, factory: factory, thread: thread, records: nil, scopeDepth: &scopeDepth)
+      noteServed(slot, .preview, thread: thread)
+      return value
     case .ownFactory(let keptAtDepth):
       if let session = thread.pointee.owner.validation {
         // Validating: built for the run, kept in it, never in the container.

@@ -96,7 +96,9 @@ extension SlotStore {
       let slot = entry.slot
       known = slot
       if thread.pointee.recordsNothing, Gates.activeOverrideScopes.value == 0 {
-        if overrideCount.value == 0 {
+        // One load: the overrides, and any observer (see observerWeight).
+        let overrides = overrideCount.value
+        if overrides == 0 {
           if lifetime.isStored {
             if let box = thread.pointee.beginRead(entry.cell) {
               return PublishedRead(box: box, thread: thread).take(T.self)
@@ -105,7 +107,9 @@ extension SlotStore {
             var scopeDepth = 0  // no scope exists: stays 0
             return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
           }
-        } else if thread.pointee.holdsOverrideAcrossBuild, thread.pointee.firstFrame(building: slot) == nil {
+        } else if overrides < Self.observerWeight, thread.pointee.holdsOverrideAcrossBuild,
+          thread.pointee.firstFrame(building: slot) == nil
+        {
           // The common cases of a container-wide override: one that keeps
           // nothing (Forge's), or one whose kept instance exists
           // (SwiftPod's), with nothing to record. An override's factory

@@ -46,6 +46,10 @@ import CForgeAtomics
   @exclusivity(unchecked) var overrides: [Key: AnyOverride] = [:]
   /// Keys learned by reading an accessor in capture mode, by the accessor's alias.
   @exclusivity(unchecked) var discoveredKeys: [AnyHashable: Key] = [:]
+  /// Observers of this store's resolutions, by token value; guarded by
+  /// `lock`. Each one adds ``observerWeight`` to `overrideCount`, which
+  /// sends every resolution to the observed path.
+  @exclusivity(unchecked) var observers: [Int: any ResolutionObserver] = [:]
 
   package init() {
     tableCell = table.cell

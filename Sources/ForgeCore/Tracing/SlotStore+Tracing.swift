@@ -1,0 +1,69 @@
+/// Observers: adding, removing, and telling them what a resolution did.
+///
+/// Nothing here runs unless an observer is added: the observed path is
+/// chosen by `overrideCount`, which the hit already reads, and an observer
+/// adds ``observerWeight`` to it.
+extension SlotStore {
+  /// What an observer adds to `overrideCount`: far above any number of
+  /// overrides, so that "observed" is one comparison.
+  @inlinable
+  static var observerWeight: Int { 1 << 40 }
+
+  /// Starts telling `observer` about this store's resolutions.
+  package func addObserver(_ observer: any ResolutionObserver) -> ObserverToken {
+    let token = ObserverToken(value: ObserverTokens.next.add(1))
+    lock.withLock { observers[token.value] = observer }
+    overrideCount.add(Self.observerWeight)
+    return token
+  }
+
+  /// Stops telling the observer `token` names; nothing when it was removed
+  /// already or belongs to another store.
+  package func removeObserver(_ token: ObserverToken) {
+    let removed = lock.withLock { observers.removeValue(forKey: token.value) }
+    if removed != nil { overrideCount.add(-Self.observerWeight) }
+  }
+
+  /// Resolves `slot` with `serve`, telling the observers what happened.
+  func resolveObserved<T>(_ slot: AnySlot, serve: () throws -> T) throws -> T {
+    let observers = lock.withLock { Array(self.observers.values) }
+    let context = ResolutionContext.current
+    let chain = context.chain
+    func tell(_ kind: ResolutionEvent.Kind) {
+      let event = ResolutionEvent(kind: kind, dependency: slot.name, chain: chain)
+      for observer in observers { observer.resolution(event) }
+    }
+    tell(.requested)
+    let previous = context.served
+    context.served = nil
+    defer { context.served = previous }
+    let start = ContinuousClock.now
+    let value: T
+    do {
+      value = try serve()
+    } catch {
+      tell(.failed(ForgeDiagnostic.of(error).description))
+      throw error
+    }
+    let served = context.served
+    switch served?.slot == ObjectIdentifier(slot) ? served?.how : nil {
+    case .built: tell(.built(ContinuousClock.now - start))
+    case .override: tell(.overrideUsed)
+    case .preview: tell(.previewUsed)
+    case nil: tell(.cacheHit)
+    }
+    return value
+  }
+
+  /// Notes, for an observed resolution of `slot` in progress, how it was
+  /// served; the last note for the slot is the one that counts.
+  func noteServed(_ slot: AnySlot, _ how: ResolutionContext.Served, thread: UnsafeMutablePointer<ThreadFastState>) {
+    guard overrideCount.value >= Self.observerWeight else { return }
+    thread.pointee.owner.served = (ObjectIdentifier(slot), how)
+  }
+}
+
+/// Tokens are unique across stores.
+private enum ObserverTokens {
+  static let next = AtomicCounter()
+}

@@ -1,0 +1,133 @@
+import Forge
+import Foundation
+import Synchronization
+import Testing
+
+/// Keeps every event it receives.
+final class EventLog: ResolutionObserver {
+  let events = Mutex<[ResolutionEvent]>([])
+  func resolution(_ event: ResolutionEvent) { events.withLock { $0.append(event) } }
+
+  /// The events as `kind dependency`, durations dropped.
+  var lines: [String] {
+    events.withLock { events in
+      events.map { event in
+        let kind =
+          switch event.kind {
+          case .requested: "requested"
+          case .cacheHit: "cacheHit"
+          case .built: "built"
+          case .overrideUsed: "overrideUsed"
+          case .previewUsed: "previewUsed"
+          case .failed: "failed"
+          }
+        return "\(kind) \(event.dependency)" + (event.chain.isEmpty ? "" : " ← \(event.chain.joined(separator: " ← "))")
+      }
+    }
+  }
+}
+
+@Suite("Forge: tracing", .timeLimit(.minutes(1)))
+struct TracingTests {
+  @Test("a nested resolution's events come in order, each with the chain that led to it")
+  func nestedOrder() {
+    let container = GraphContainer()
+    _ = container.clock
+    let log = EventLog()
+    container.addObserver(log)
+    _ = container.viewModel
+    #expect(
+      log.lines == [
+        "requested GraphContainer.viewModel",
+        "requested GraphContainer.api ← GraphContainer.viewModel",
+        "requested GraphContainer.network ← GraphContainer.viewModel ← GraphContainer.api",
+        "built GraphContainer.network ← GraphContainer.viewModel ← GraphContainer.api",
+        "built GraphContainer.api ← GraphContainer.viewModel",
+        "requested GraphContainer.clock ← GraphContainer.viewModel",
+        "cacheHit GraphContainer.clock ← GraphContainer.viewModel",
+        "built GraphContainer.viewModel",
+      ])
+  }
+
+  @Test("overrides are reported as such; removing the observer stops the events")
+  func overridesAndRemoval() {
+    let container = GraphContainer()
+    let log = EventLog()
+    let token = container.addObserver(log)
+    container.override(\.clock) { GraphContainer.Clock() }
+    let before = log.lines.count
+    _ = container.clock
+    #expect(Array(log.lines[before...]) == ["requested GraphContainer.clock", "overrideUsed GraphContainer.clock"])
+    container.removeObserver(token)
+    let count = log.lines.count
+    _ = container.clock
+    _ = container.viewModel
+    #expect(log.lines.count == count)
+  }
+
+  @Test("the tree printer prints each direct resolution as an indented tree")
+  func treePrinter() {
+    let container = GraphContainer()
+    _ = container.clock
+    let printed = Mutex<[String]>([])
+    container.addObserver(ResolutionTreePrinter { text in printed.withLock { $0.append(text) } })
+    _ = container.viewModel
+    let tree = printed.withLock { $0 }
+    #expect(tree.count == 1)
+    let lines = tree.first?.split(separator: "\n").map { String($0) } ?? []
+    #expect(lines.count == 4)
+    #expect(lines.first?.hasPrefix("GraphContainer.viewModel — built in ") == true)
+    #expect(lines.dropFirst().first?.hasPrefix("  GraphContainer.api — built in ") == true)
+    #expect(lines.dropFirst(2).first?.hasPrefix("    GraphContainer.network — built in ") == true)
+    #expect(lines.last == "  GraphContainer.clock — cached")
+  }
+
+  @Test("the slow-build reporter reports builds over its threshold only")
+  func slowBuilds() {
+    final class SlowContainer: Container, @unchecked Sendable {
+      var slow: Service {
+        provide(.singleton) {
+          Thread.sleep(forTimeInterval: 0.02)
+          return Service("slow")
+        }
+      }
+      var fast: [Service] { provide { [self.slow] } }
+    }
+    let container = SlowContainer()
+    let reports = Mutex<[String]>([])
+    container.addObserver(
+      SlowBuildReporter(threshold: .milliseconds(10)) { line in reports.withLock { $0.append(line) } })
+    _ = container.fast
+    let lines = reports.withLock { $0 }
+    #expect(lines.count == 2)  // slow, and fast which includes it
+    #expect(lines.first?.hasPrefix("Slow build: SlowContainer.slow took ") == true)
+    #expect(lines.first?.hasSuffix("ms (chain: SlowContainer.fast)") == true)
+  }
+
+  @Test("observers come and go from any thread while others resolve, and every resolution stays right")
+  func concurrentInstall() async {
+    let container = GraphContainer()
+    let network = container.network
+    let done = Mutex(false)
+    let readers = (0..<4).map { _ in
+      let thread = Thread {
+        while !done.withLock({ $0 }) {
+          precondition(container.network === network)
+          _ = container.viewModel
+        }
+      }
+      thread.start()
+      return thread
+    }
+    for _ in 0..<200 {
+      let log = EventLog()
+      let token = container.addObserver(log)
+      _ = container.api
+      container.removeObserver(token)
+      #expect(log.lines.contains("requested GraphContainer.api"))
+    }
+    done.withLock { $0 = true }
+    while readers.contains(where: { !$0.isFinished }) { try? await Task.sleep(for: .milliseconds(5)) }
+    #expect(container.network === network)
+  }
+}
