@@ -1,6 +1,7 @@
 import DependencyFetcher
 import Forge
 import ForgeInject
+import Foundation
 import SwiftPod
 
 // A scripted session of a small task-list app, wired with Forge containers:
@@ -8,6 +9,16 @@ import SwiftPod
 // root that connects them.
 
 func section(_ title: String) { print("\n== \(title)") }
+
+// `forge-demo --graph mermaid|dot|json`: only the graph, for a renderer.
+let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "--graph" {
+  guard printGraph(format: arguments[2]) else {
+    print("forge-demo: --graph takes mermaid, dot or json")
+    exit(2)
+  }
+  exit(0)
+}
 
 section("Wiring the modules")
 CompositionRoot.wire()
@@ -99,6 +110,12 @@ print("  journal: \(fetcher.fetch(.journal).all)")
 let offline = Fetcher.create().addOverride(for: Service.transport, instance: OfflineTransport()).done()
 SyncEngine(fetcher: offline).sync(["Find the moth"])
 print("  with the transport overridden: \(offline.fetch(.journal).all)")
+
+section("Validating every module, and one wired wrong on purpose")
+validateEverything(reminders: reminderContainer, pod: pod, fetcher: fetcher)
+
+section("The graph")
+writeGraph()
 
 print("\nDone.")
 

@@ -36,4 +36,21 @@ struct ReadmeExampleTests {
       #expect(WelcomeViewModel().title(for: "Ada") == "mock Ada")
     }
   }
+
+  @Test("the README's graph example works as it says")
+  func graphExample() {
+    // In a test: every problem at once, each with its chain and its fix.
+    let report = AppContainer.shared.validate(\.greeter)
+    #expect(report.isValid, "\(report)")
+
+    // What was resolved, for a review or a document (also .dot and .json).
+    print(AppContainer.shared.dependencyGraph().mermaid)
+
+    // What each resolution did, as an indented tree.
+    let token = AppContainer.shared.addObserver(ResolutionTreePrinter())
+    _ = AppContainer.shared.greeter
+    AppContainer.shared.removeObserver(token)
+
+    #expect(report.checked == ["AppContainer.greeter"])
+  }
 }

@@ -143,7 +143,9 @@ extension DependencyGraph {
   /// The second line of a node's label: its lifetime, and whether it is
   /// overridden.
   private func caption(_ node: DependencyGraph.Node) -> String {
-    let lifetime = node.lifetime ?? "no own build"
+    // No lifetime: only an override served it, or, in a validation report,
+    // no registration stands for it.
+    let lifetime = node.lifetime ?? (node.status == .failed ? "not registered" : "no own build")
     return node.isOverridden ? "\(lifetime), overridden" : lifetime
   }
 
