@@ -20,3 +20,7 @@ extension Fetcher {
     store.removeObserver(token)
   }
 }
+
+extension Fetcher: IsolatableContainer {
+  public var isolationKey: IsolationKey { IsolationKey(store) }
+}

@@ -20,3 +20,7 @@ extension SwiftPod {
     store.removeObserver(token)
   }
 }
+
+extension SwiftPod: IsolatableContainer {
+  public var isolationKey: IsolationKey { IsolationKey(store) }
+}

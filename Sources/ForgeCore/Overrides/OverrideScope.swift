@@ -77,6 +77,10 @@
   private var reaches: [ObjectIdentifier: (epoch: Int, depth: Int)] = [:]
   /// Slots that keep an instance for this scope, to clear when it ends.
   private var keptIn: [AnySlot] = []
+  /// Stores whose kept instances this scope keeps for itself, all of them,
+  /// overridden or not: a test isolated from every other test gets fresh
+  /// singletons and cached instances of these stores (see ForgeTesting).
+  private let isolatedStores: Set<ObjectIdentifier>
 
   /// Runs `operation` with `scope` as the current task's scope.
   package static func with<R>(_ scope: OverrideScope, operation: () throws -> R) rethrows -> R {
@@ -90,8 +94,10 @@
     try await $taskScope.withValue(scope) { try await operation() }
   }
 
-  /// A scope whose entries shadow those of `parent`.
-  package init(parent: OverrideScope?, entries: [Target: AnyOverride]) {
+  /// A scope whose entries shadow those of `parent`, and which keeps every
+  /// instance of the `isolating` stores for itself.
+  package init(parent: OverrideScope?, entries: [Target: AnyOverride], isolating: Set<ObjectIdentifier> = []) {
+    self.isolatedStores = isolating
     self.parent = parent
     self.depth = (parent?.depth ?? 0) + 1
     self.entries = entries
@@ -200,7 +206,30 @@
   /// Nor does a dependency that a container-wide override replaces lead
   /// any further.
   package func reachDepth(from slot: AnySlot) -> Int {
+    // An isolating scope keeps every kept instance of its stores, built from
+    // an override or not, recorded or not.
+    // An inner scope may override what it is built from, which only its
+    // recorded edges tell; unrecorded, its build keeps it where it belongs
+    // (see SlotStore.resolveKept).
+    let isolated = isolationDepth(for: slot.target.store)
+    if isolated == depth { return depth }
     guard slot.dependenciesRecorded.value != 0 else { return 0 }
+    return max(isolated, overrideReachDepth(from: slot))
+  }
+
+  /// The depth of the innermost scope, from this one outwards, that
+  /// isolates `store`; 0 when none does.
+  package func isolationDepth(for store: ObjectIdentifier) -> Int {
+    var scope: OverrideScope? = self
+    while let current = scope {
+      if current.isolatedStores.contains(store) { return current.depth }
+      scope = current.parent
+    }
+    return 0
+  }
+
+  /// ``reachDepth(from:)`` through overrides alone.
+  private func overrideReachDepth(from slot: AnySlot) -> Int {
     let epoch = Gates.edgeEpoch.value
     let id = ObjectIdentifier(slot)
     if let known = lock.withLock({ reaches[id] }), known.epoch == epoch { return known.depth }

@@ -177,6 +177,12 @@ extension SlotStore {
       if let keeperID {
         slot.finishScopeBuild(for: keeperID, ticket: ticket, keeping: value, lifetime: lifetime)
       } else if slot.state.finish(ticket) {
+        // A store isolated by the task's scope (ForgeTesting) keeps nothing
+        // in the container while it lasts.
+        if let isolated = scope?.isolationDepth(for: identity), isolated > scopeDepth {
+          scopeDepth = isolated
+          thread.pointee.markScopeUsed(depth: isolated)
+        }
         if scopeDepth == 0 {
           if let replaced = slot.store(value, lifetime: lifetime) {
             retired.retire(replaced, of: slot, kind: .instance)

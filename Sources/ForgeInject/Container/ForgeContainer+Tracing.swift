@@ -22,3 +22,7 @@ extension ForgeContainer {
     store.removeObserver(token)
   }
 }
+
+extension ForgeContainer: IsolatableContainer {
+  public var isolationKey: IsolationKey { IsolationKey(store) }
+}

@@ -1,0 +1,17 @@
+import ForgeCore
+
+extension Container: IsolatableContainer {
+  public var isolationKey: IsolationKey { IsolationKey(store) }
+}
+
+extension OverridableContainer {
+  /// The entries of a `withOverrides` scope that `configure` declares, for
+  /// ForgeTesting's trait.
+  package func overrideEntries(
+    _ configure: (inout OverrideBuilder<Self>) -> Void
+  ) -> [OverrideScope.Target: AnyOverride] {
+    var builder = OverrideBuilder(container: self)
+    configure(&builder)
+    return builder.entries
+  }
+}
