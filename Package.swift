@@ -20,6 +20,9 @@ let package = Package(
     .library(name: "ForgeInject", targets: ["ForgeInject"]),
     .library(name: "SwiftPod", targets: ["SwiftPod"]),
     .library(name: "DependencyFetcher", targets: ["DependencyFetcher"]),
+    // For test targets only: per-test isolation of containers (a Swift
+    // Testing trait, and a function for XCTest).
+    .library(name: "ForgeTesting", targets: ["ForgeTesting"]),
     .executable(name: "forge-demo", targets: ["forge-demo"]),
   ],
   dependencies: [
@@ -54,6 +57,7 @@ let package = Package(
     .target(name: "SwiftPod", dependencies: ["ForgeCore"], swiftSettings: strict),
     // Dialect of seed 003: Service keys and fetchers.
     .target(name: "DependencyFetcher", dependencies: ["ForgeCore"], swiftSettings: strict),
+    .target(name: "ForgeTesting", dependencies: ["ForgeCore", "Forge"], swiftSettings: strict),
     .executableTarget(
       name: "forge-demo", dependencies: ["Forge", "ForgeInject", "SwiftPod", "DependencyFetcher"], swiftSettings: strict
     ),
@@ -66,6 +70,11 @@ let package = Package(
     .testTarget(name: "SwiftPodTests", dependencies: ["SwiftPod", "ForgeTestSupport"], swiftSettings: strict),
     .testTarget(
       name: "DependencyFetcherTests", dependencies: ["DependencyFetcher", "ForgeTestSupport"], swiftSettings: strict),
+    .testTarget(
+      name: "ForgeTestingTests",
+      dependencies: ["ForgeTesting", "Forge", "ForgeInject", "SwiftPod", "DependencyFetcher"],
+      swiftSettings: strict
+    ),
     // Random operation sequences per dialect, against reference models.
     .testTarget(
       name: "ForgeModelTests",

@@ -1,0 +1,83 @@
+import Forge
+@_exported import ForgeCore
+import Testing
+
+/// A Swift Testing trait that runs each test in a scope of its own: fresh
+/// singletons and cached instances of the containers it names, built and
+/// kept for that test only, and the overrides it declares.
+///
+/// ```swift
+/// @Suite(.isolated(AppContainer.shared, signUpPod))
+/// struct SignUpTests {
+///   @Test func freshDraft() { … }  // its own singletons, whatever runs beside it
+/// }
+///
+/// @Test(.isolated(AppContainer.shared) { $0.override(\.clock) { FixedClock() } })
+/// func expiry() { … }
+/// ```
+///
+/// On a suite it applies to every test in it, each on its own. Tests running
+/// in parallel never see each other's instances or overrides: the scope is
+/// bound to the test's task, as `withOverrides` is. What the containers kept
+/// before the test stays theirs and is not served inside it; what the test
+/// builds goes with its scope.
+public struct IsolatedContainers: TestTrait, SuiteTrait, TestScoping {
+  let containers: [any IsolatableContainer]
+  let overrides: @Sendable () -> [OverrideScope.Target: AnyOverride]
+
+  /// Every test of a suite gets its own scope.
+  public var isRecursive: Bool { true }
+
+  public func provideScope(
+    for test: Test,
+    testCase: Test.Case?,
+    performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await OverrideScope.isolating(containers, entries: overrides()) { try await function() }
+  }
+}
+
+extension Trait where Self == IsolatedContainers {
+  /// Isolates `containers` (of any dialect) for each test.
+  public static func isolated(_ containers: any IsolatableContainer...) -> Self {
+    IsolatedContainers(containers: containers, overrides: { [:] })
+  }
+
+  /// Isolates `container` for each test, with the overrides `configure`
+  /// declares (as in `withOverrides`), and `others` too.
+  public static func isolated<C: OverridableContainer>(
+    _ container: C,
+    _ others: any IsolatableContainer...,
+    overrides configure: @escaping @Sendable (inout OverrideBuilder<C>) -> Void
+  ) -> Self {
+    IsolatedContainers(containers: [container] + others, overrides: { container.overrideEntries(configure) })
+  }
+}
+
+/// Runs `operation` as ``IsolatedContainers`` runs a test: with fresh
+/// singletons and cached instances of `containers`, for the current task
+/// only. For XCTest, or for part of a test.
+///
+/// ```swift
+/// final class SignUpTests: XCTestCase {
+///   func testFreshDraft() async throws {
+///     try await withIsolatedContainers(AppContainer.shared, signUpPod) {
+///       …
+///     }
+///   }
+/// }
+/// ```
+public func withIsolatedContainers<R>(
+  _ containers: any IsolatableContainer...,
+  operation: () async throws -> R
+) async rethrows -> R {
+  try await OverrideScope.isolating(containers) { try await operation() }
+}
+
+/// The synchronous form of `withIsolatedContainers(_:operation:)`.
+public func withIsolatedContainers<R>(
+  _ containers: any IsolatableContainer...,
+  operation: () throws -> R
+) rethrows -> R {
+  try OverrideScope.isolating(containers, operation: operation)
+}
