@@ -13,7 +13,30 @@ public enum Forge {
   /// ``AppContainer/shared``. May be set to nil.
   public static var defaultContainer: Container? {
     get { defaultContainerStorage.current }
-    set { defaultContainerStorage.current = newValue }
+    set { defaultContainerStorage.updateProcessValue { $0 = newValue } }
+  }
+
+  /// Runs `operation` with `container` as ``defaultContainer`` for the
+  /// current task only (and the tasks it starts): tests running in parallel
+  /// can each use their own, as with ForgeInject's `ForgeContainer.withShared`.
+  ///
+  /// ```swift
+  /// Forge.withDefaultContainer(TestContainer()) {
+  ///   let viewModel = LoginViewModel()  // ContainerInject<Container, T> reads TestContainer
+  /// }
+  /// ```
+  public static func withDefaultContainer<R>(_ container: Container?, operation: () throws -> R) rethrows -> R {
+    try defaultContainerStorage.with(container, operation: operation)
+  }
+
+  /// The asynchronous form of `withDefaultContainer(_:operation:)`.
+  nonisolated(nonsending)
+    public static func withDefaultContainer<R>(
+      _ container: Container?,
+      operation: () async throws -> R
+    ) async rethrows -> R
+  {
+    try await defaultContainerStorage.with(container) { try await operation() }
   }
 
   /// Runs `operation` as if the process were rendering Xcode Previews (or, with
@@ -58,4 +81,4 @@ public enum Forge {
   public static var isPreviewMode: Bool { PreviewMode.isActive }
 }
 
-private let defaultContainerStorage = LockedValue<Container?>(AppContainer.shared)
+private let defaultContainerStorage = TaskSwappable<Container?>(AppContainer.shared)

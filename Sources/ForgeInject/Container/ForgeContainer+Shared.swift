@@ -17,9 +17,9 @@ extension ForgeContainer {
   /// `withShared(_:operation:)` instead, which applies to
   /// the current task only.
   public static var shared: ForgeContainerProtocol? {
-    get { SharedContainerSlot.taskContainer ?? sharedStorage.current }
+    get { sharedStorage.current }
     set {
-      sharedStorage.withValue { current in
+      sharedStorage.updateProcessValue { current in
         if current != nil, newValue != nil {
           let diagnostic = ForgeDiagnostic(
             .containerReplaced,
@@ -52,7 +52,7 @@ extension ForgeContainer {
     _ container: ForgeContainerProtocol,
     operation: () throws -> R
   ) rethrows -> R {
-    try SharedContainerSlot.$taskContainer.withValue(container, operation: operation)
+    try sharedStorage.with(container, operation: operation)
   }
 
   /// The asynchronous form of `withShared(_:operation:)`.
@@ -62,12 +62,10 @@ extension ForgeContainer {
       operation: () async throws -> R
     ) async rethrows -> R
   {
-    try await SharedContainerSlot.$taskContainer.withValue(container) { try await operation() }
+    try await sharedStorage.with(container) { try await operation() }
   }
 }
 
-enum SharedContainerSlot {
-  @TaskLocal static var taskContainer: ForgeContainerProtocol?
-}
-
-private let sharedStorage = LockedValue<ForgeContainerProtocol?>(nil)
+/// The process-wide container, which a task can swap for itself (one
+/// mechanism with Forge's `Forge.defaultContainer`).
+let sharedStorage = TaskSwappable<ForgeContainerProtocol?>(nil)

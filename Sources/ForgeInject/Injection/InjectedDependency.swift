@@ -31,7 +31,8 @@ public final class InjectedDependency<Value> {
     self.site = site
     self.fileID = fileID
     self.line = line
-    self.creationContainer = SharedContainerSlot.taskContainer
+    // The container a task swapped in with withShared, if any: kept.
+    self.creationContainer = sharedStorage.taskValue ?? nil
     if !lazy { _ = value }
   }
 
