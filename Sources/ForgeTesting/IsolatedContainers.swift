@@ -23,6 +23,7 @@ import Testing
 /// builds goes with its scope.
 public struct IsolatedContainers: TestTrait, SuiteTrait, TestScoping {
   let containers: [any IsolatableContainer]
+  let strict: StrictMode
   let overrides: @Sendable () -> [OverrideScope.Target: AnyOverride]
 
   /// Every test of a suite gets its own scope.
@@ -33,24 +34,28 @@ public struct IsolatedContainers: TestTrait, SuiteTrait, TestScoping {
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await OverrideScope.isolating(containers, entries: overrides()) { try await function() }
+    try await OverrideScope.isolating(containers, entries: overrides(), strict: strict) { try await function() }
   }
 }
 
 extension Trait where Self == IsolatedContainers {
-  /// Isolates `containers` (of any dialect) for each test.
-  public static func isolated(_ containers: any IsolatableContainer...) -> Self {
-    IsolatedContainers(containers: containers, overrides: { [:] })
+  /// Isolates `containers` (of any dialect) for each test; `strict` says
+  /// which real factories the test must not run (see `StrictMode`).
+  public static func isolated(_ containers: any IsolatableContainer..., strict: StrictMode = .off) -> Self {
+    IsolatedContainers(containers: containers, strict: strict, overrides: { [:] })
   }
 
   /// Isolates `container` for each test, with the overrides `configure`
-  /// declares (as in `withOverrides`), and `others` too.
+  /// declares (as in `withOverrides`), and `others` too; `strict` says
+  /// which real factories the test must not run (see `StrictMode`).
   public static func isolated<C: OverridableContainer>(
     _ container: C,
     _ others: any IsolatableContainer...,
+    strict: StrictMode = .off,
     overrides configure: @escaping @Sendable (inout OverrideBuilder<C>) -> Void
   ) -> Self {
-    IsolatedContainers(containers: [container] + others, overrides: { container.overrideEntries(configure) })
+    IsolatedContainers(
+      containers: [container] + others, strict: strict, overrides: { container.overrideEntries(configure) })
   }
 }
 
@@ -69,15 +74,17 @@ extension Trait where Self == IsolatedContainers {
 /// ```
 public func withIsolatedContainers<R>(
   _ containers: any IsolatableContainer...,
+  strict: StrictMode = .off,
   operation: () async throws -> R
 ) async rethrows -> R {
-  try await OverrideScope.isolating(containers) { try await operation() }
+  try await OverrideScope.isolating(containers, strict: strict) { try await operation() }
 }
 
 /// The synchronous form of `withIsolatedContainers(_:operation:)`.
 public func withIsolatedContainers<R>(
   _ containers: any IsolatableContainer...,
+  strict: StrictMode = .off,
   operation: () throws -> R
 ) rethrows -> R {
-  try OverrideScope.isolating(containers, operation: operation)
+  try OverrideScope.isolating(containers, strict: strict, operation: operation)
 }

@@ -40,6 +40,8 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// A longer-lived dependency holds a shorter-lived one that a reset
     /// replaces (a captive dependency), found by validation.
     case lifetimeMismatch = "Forge.lifetimeMismatch"
+    /// A test in strict mode resolved a dependency it must override.
+    case strictMode = "Forge.strictMode"
     /// Forge itself broke one of its rules; please report it.
     case internalError = "Forge.internalError"
   }
@@ -79,6 +81,7 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case let mismatch as DependencyTypeMismatchError: mismatch.diagnostic
     case let misdirected as MisdirectedOverride: misdirected.diagnostic
     case let diagnosed as DiagnosedFailure: diagnosed.diagnostic
+    case let strict as StrictModeViolation: strict.diagnostic
     default: internalError("resolution failed: \(error)")
     }
   }

@@ -27,10 +27,11 @@ extension OverrideScope {
   package static func isolating<R>(
     _ containers: [any IsolatableContainer],
     entries: [Target: AnyOverride] = [:],
+    strict: StrictMode = .off,
     operation: () async throws -> R
   ) async rethrows -> R {
     let scope = OverrideScope(
-      parent: current, entries: entries, isolating: Set(containers.map(\.isolationKey.store)))
+      parent: current, entries: entries, isolating: Set(containers.map(\.isolationKey.store)), strict: strict)
     return try await with(scope) { try await operation() }
   }
 
@@ -38,10 +39,11 @@ extension OverrideScope {
   package static func isolating<R>(
     _ containers: [any IsolatableContainer],
     entries: [Target: AnyOverride] = [:],
+    strict: StrictMode = .off,
     operation: () throws -> R
   ) rethrows -> R {
     let scope = OverrideScope(
-      parent: current, entries: entries, isolating: Set(containers.map(\.isolationKey.store)))
+      parent: current, entries: entries, isolating: Set(containers.map(\.isolationKey.store)), strict: strict)
     return try with(scope, operation: operation)
   }
 }

@@ -81,6 +81,8 @@
   /// overridden or not: a test isolated from every other test gets fresh
   /// singletons and cached instances of these stores (see ForgeTesting).
   private let isolatedStores: Set<ObjectIdentifier>
+  /// Which own factories this scope forbids (ForgeTesting's strict mode).
+  private let strict: StrictMode
 
   /// Runs `operation` with `scope` as the current task's scope.
   package static func with<R>(_ scope: OverrideScope, operation: () throws -> R) rethrows -> R {
@@ -96,8 +98,14 @@
 
   /// A scope whose entries shadow those of `parent`, and which keeps every
   /// instance of the `isolating` stores for itself.
-  package init(parent: OverrideScope?, entries: [Target: AnyOverride], isolating: Set<ObjectIdentifier> = []) {
+  package init(
+    parent: OverrideScope?,
+    entries: [Target: AnyOverride],
+    isolating: Set<ObjectIdentifier> = [],
+    strict: StrictMode = .off
+  ) {
     self.isolatedStores = isolating
+    self.strict = strict
     self.parent = parent
     self.depth = (parent?.depth ?? 0) + 1
     self.entries = entries
@@ -215,6 +223,28 @@
     if isolated == depth { return depth }
     guard slot.dependenciesRecorded.value != 0 else { return 0 }
     return max(isolated, overrideReachDepth(from: slot))
+  }
+
+  /// Whether this scope's strict mode forbids `slot`'s own factory.
+  func forbids(_ slot: AnySlot) -> Bool {
+    switch strict {
+    case .off: false
+    case .dependencies(let names): names.contains(slot.name)
+    case .allUnoverridden: isolatedStores.contains(slot.target.store)
+    }
+  }
+
+  /// The scope around this one.
+  var parentScope: OverrideScope? { parent }
+
+  /// Whether any scope, from this one outwards, has a strict mode.
+  package var hasStrictMode: Bool {
+    var scope: OverrideScope? = self
+    while let current = scope {
+      if current.strict != .off { return true }
+      scope = current.parent
+    }
+    return false
   }
 
   /// The depth of the innermost scope, from this one outwards, that

@@ -81,6 +81,9 @@ extension SlotStore {
       noteServed(slot, .preview, thread: thread)
       return value
     case .ownFactory(let keptAtDepth):
+      if let scope, scope.hasStrictMode {
+        try scope.checkStrict(slot, chain: thread.pointee.owner.chain)
+      }
       if let session = thread.pointee.owner.validation {
         // Validating: built for the run, kept in it, never in the container.
         return try session.resolve(

@@ -1,0 +1,56 @@
+/// Which real factories a test forbids: a resolution that would run one
+/// fails, with its chain, instead of touching the network or the disk.
+///
+/// ```swift
+/// @Test(.isolated(AppContainer.shared, strict: .dependencies(["AppContainer.network"])) {
+///   $0.override(\.clock) { FixedClock() }
+/// })
+/// func checkout() { … }   // resolving AppContainer.network unoverridden fails
+/// ```
+///
+/// In ForgeInject the resolution throws the violation, which fails the test
+/// that called `try`; in the dialects whose resolutions cannot throw (Forge,
+/// SwiftPod, DependencyFetcher) it stops the test process with the same
+/// message, since Swift gives a call that cannot throw no other way out
+/// that leaves the factory unrun.
+public enum StrictMode: Sendable, Hashable {
+  /// Nothing is forbidden.
+  case off
+  /// These dependencies, named as messages name them
+  /// (`AppContainer.network`, `Provider<MyApp.API>`, `MyApp.Database`),
+  /// must be overridden.
+  case dependencies(Set<String>)
+  /// Every dependency of the isolated containers must be overridden: a test
+  /// that runs no real factory at all.
+  case allUnoverridden
+}
+
+/// A real factory that the test's ``StrictMode`` forbids was about to run.
+package struct StrictModeViolation: Error, CustomStringConvertible {
+  package let dependency: String
+  package let chain: [String]
+
+  package var diagnostic: ForgeDiagnostic {
+    ForgeDiagnostic(
+      .strictMode,
+      "\(dependency) was resolved with its real factory, which this test forbids",
+      chain: chain + [dependency],
+      reason: "The test runs in strict mode: a dependency it does not override must not be built for real.",
+      fix: "override \(dependency) in the test, or leave it out of the test's strict mode."
+    )
+  }
+
+  package var description: String { diagnostic.description }
+}
+
+extension OverrideScope {
+  /// Throws when a strict mode of this scope or one around it forbids
+  /// `slot`'s own factory.
+  package func checkStrict(_ slot: AnySlot, chain: @autoclosure () -> [String]) throws {
+    var scope: OverrideScope? = self
+    while let current = scope {
+      if current.forbids(slot) { throw StrictModeViolation(dependency: slot.name, chain: chain()) }
+      scope = current.parentScope
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import DependencyFetcher
+import Forge
+import ForgeInject
+import ForgeTesting
+import SwiftPod
+import Testing
+
+/// Records on standard error when its real factory runs.
+final class NetworkContainer: Container, SharedContainer, @unchecked Sendable {
+  static let shared = NetworkContainer()
+  var network: [String] { provide(.singleton) { ["real network"] } }
+  var clock: [String] { provide(.singleton) { ["real clock"] } }
+  var api: [[String]] { provide(.cached) { [self.network, self.clock] } }
+}
+
+enum Remote {
+  final class Network: Sendable {}
+  final class Client: Sendable {
+    let network: Network
+    init(network: Network) { self.network = network }
+  }
+}
+
+@Suite("ForgeTesting: strict mode", .timeLimit(.minutes(1)))
+struct StrictModeTests {
+  @Test(
+    "a dependency the test overrides is fine; the others it names are not built",
+    .isolated(NetworkContainer.shared, strict: .dependencies(["NetworkContainer.network"])) {
+      $0.override(\.network) { ["mock network"] }
+    })
+  func overriddenIsFine() {
+    #expect(NetworkContainer.shared.api == [["mock network"], ["real clock"]])
+  }
+
+  @Test("Forge: resolving a forbidden real factory stops with the chain, before the factory runs")
+  func forgeStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      await withIsolatedContainers(NetworkContainer.shared, strict: .dependencies(["NetworkContainer.network"])) {
+        _ = NetworkContainer.shared.api
+      }
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "[Forge.strictMode] NetworkContainer.network was resolved with its real factory, which this test forbids. Chain: NetworkContainer.api → NetworkContainer.network."
+      ))
+    #expect(stderr.contains("To fix it, override NetworkContainer.network in the test"))
+  }
+
+  @Test("ForgeInject: every unoverridden registration is forbidden with .allUnoverridden, and the error is thrown")
+  func forgeInjectThrows() throws {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in Remote.Network() }
+    container.register { c in Remote.Client(network: try c.resolve()) }
+    withIsolatedContainers(container, strict: .allUnoverridden) {
+      #expect {
+        _ = try container.resolve() as Remote.Client
+      } throws: { error in
+        String(describing: error).contains(
+          "[Forge.strictMode] ForgeTestingTests.Remote.Client was resolved with its real factory")
+      }
+    }
+    // Outside the strict test, the container works as usual.
+    _ = try container.resolve() as Remote.Client
+  }
+
+  @Test("SwiftPod: an overridden provider is served; the strict mode applies to this test only")
+  func swiftPod() {
+    let pod = SwiftPod()
+    let network = Provider("network") { _ in Remote.Network() }
+    let client = Provider("client", scope: AlwaysCreateNewScope()) { pod in Remote.Client(network: pod.resolve(network))
+    }
+    pod.overrideProvider(network) { _ in Remote.Network() }
+    pod.overrideProvider(client) { pod in Remote.Client(network: pod.resolve(network)) }
+    withIsolatedContainers(pod, strict: .allUnoverridden) {
+      _ = pod.resolve(client)
+    }
+    pod.removeOverrideProvider(client)
+    _ = pod.resolve(client)
+  }
+}
