@@ -52,7 +52,7 @@ public final class Fetcher: Sendable {
   /// declaration of the service that failed; out of line, so that inlined
   /// fetches stay small.
   @usableFromInline @inline(never)
-  func stop(_ error: any Error, at location: SourceLocation) -> Never {
+  func stop(_ error: any Error, at location: CodeLocation) -> Never {
     // Validating: the run ends here and reports the error instead.
     ValidationSession.failIfValidating(error)
     fatalError("DependencyFetcher: \(ForgeDiagnostic.of(error))", file: location.fileID, line: location.line)

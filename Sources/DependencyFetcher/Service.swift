@@ -29,7 +29,7 @@ public final class Service<T>: @unchecked Sendable {
   /// Names the service in messages (a cycle's path, say); defaults to its type.
   public let name: String
   /// Where the service is declared: a failed fetch stops there.
-  @usableFromInline let location: SourceLocation
+  @usableFromInline let location: CodeLocation
 
   /// A service made by `makeService`.
   ///
@@ -67,7 +67,7 @@ public final class Service<T>: @unchecked Sendable {
     self.makeService = makeService
     self.make = { _ in makeService() }
     self.name = name
-    self.location = SourceLocation(fileID: fileID, line: line)
+    self.location = CodeLocation(fileID: fileID, line: line)
   }
 
   /// A service with a name of its own for messages, made from other
@@ -85,7 +85,7 @@ public final class Service<T>: @unchecked Sendable {
     self.makeService = { make(Fetcher.createDefault()) }
     self.make = make
     self.name = name
-    self.location = SourceLocation(fileID: fileID, line: line)
+    self.location = CodeLocation(fileID: fileID, line: line)
   }
 
   private static var defaultName: String { "Service<\(String(reflecting: T.self))>" }

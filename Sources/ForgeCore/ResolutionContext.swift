@@ -174,7 +174,7 @@ package final class KeyCapture {
   /// Produces the value the property read must return.
   package let placeholder: () -> Any
   /// Where the override was written, for the message of a misdirected read.
-  package let location: SourceLocation?
+  package let location: CodeLocation?
   /// The key the property resolved, once seen.
   package var capturedKey: AnyHashable?
 
@@ -182,7 +182,7 @@ package final class KeyCapture {
     store: ObjectIdentifier,
     valueType: ObjectIdentifier,
     request: String,
-    location: SourceLocation?,
+    location: CodeLocation?,
     placeholder: @escaping () -> Any
   ) {
     self.store = store

@@ -24,7 +24,7 @@ public final class Provider<T>: Hashable, Sendable {
   /// The engine lifetime of `scope`, worked out once.
   @usableFromInline let lifetime: Lifetime
   /// Where the provider is declared: a failed resolution stops there.
-  @usableFromInline let location: SourceLocation
+  @usableFromInline let location: CodeLocation
 
   /// A provider whose instances `builder` builds, kept according to `scope`.
   ///
@@ -40,7 +40,7 @@ public final class Provider<T>: Hashable, Sendable {
     self.name = "Provider<\(String(reflecting: T.self))>"
     self.builder = builder
     self.lifetime = scope.lifetime
-    self.location = SourceLocation(fileID: fileID, line: line)
+    self.location = CodeLocation(fileID: fileID, line: line)
     scope.registerName()
   }
 
@@ -60,7 +60,7 @@ public final class Provider<T>: Hashable, Sendable {
     self.name = name
     self.builder = builder
     self.lifetime = scope.lifetime
-    self.location = SourceLocation(fileID: fileID, line: line)
+    self.location = CodeLocation(fileID: fileID, line: line)
     scope.registerName()
   }
 

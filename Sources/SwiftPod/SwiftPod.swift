@@ -44,7 +44,7 @@ public final class SwiftPod: ProviderResolver {
   /// declaration of the provider that failed; out of line, so that inlined
   /// resolutions stay small.
   @usableFromInline @inline(never)
-  func stop(_ error: any Error, at location: SourceLocation) -> Never {
+  func stop(_ error: any Error, at location: CodeLocation) -> Never {
     // Validating: the run ends here and reports the error instead.
     ValidationSession.failIfValidating(error)
     fatalError("SwiftPod: \(ForgeDiagnostic.of(error))", file: location.fileID, line: location.line)

@@ -28,7 +28,7 @@ extension OverridableContainer {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    let key = overrideKey(for: keyPath, at: SourceLocation(fileID: fileID, line: line), placeholder: factory)
+    let key = overrideKey(for: keyPath, at: CodeLocation(fileID: fileID, line: line), placeholder: factory)
     store.setOverride(key, name: dependencyName(key), make: factory)
   }
 
@@ -130,7 +130,7 @@ extension OverridableContainer {
   /// The `provide` key behind `keyPath`, learned by reading the property once.
   func overrideKey<T>(
     for keyPath: KeyPath<Self, T>,
-    at location: SourceLocation,
+    at location: CodeLocation,
     placeholder: @escaping () -> T
   ) -> DeclarationKey {
     func request() -> String { "a \(String(describing: Self.self)) key path of type \(String(reflecting: T.self))" }

@@ -26,7 +26,7 @@ public struct OverrideBuilder<C: Container>: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    let location = SourceLocation(fileID: fileID, line: line)
+    let location = CodeLocation(fileID: fileID, line: line)
     let key = container.overrideKey(for: keyPath, at: location, placeholder: factory)
     let entry = container.store.makeOverride(key, name: container.dependencyName(key), make: factory)
     entries[entry.slot.target] = entry

@@ -19,7 +19,7 @@ extension SlotStore {
   package func discoverKey<T>(
     alias: AnyHashable,
     request: @autoclosure () -> String,
-    location: SourceLocation? = nil,
+    location: CodeLocation? = nil,
     placeholder: @escaping () -> T,
     read: () -> T
   ) -> Key? {
@@ -103,7 +103,7 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
   /// What was being overridden (container and key path type).
   package let request: String
   /// Where the override was written, when the dialect knows it.
-  package let location: SourceLocation?
+  package let location: CodeLocation?
   /// The dependency the read resolved where it should not have.
   package let resolved: String
   package let reason: Reason

@@ -5,7 +5,7 @@
 /// fatalError(message, file: location.fileID, line: location.line)
 /// ```
 @usableFromInline
-package struct SourceLocation: Sendable {
+package struct CodeLocation: Sendable {
   /// The file, as `#fileID` spells it (`MyApp/AuthContainer.swift`).
   @usableFromInline package let fileID: StaticString
   /// The line in that file.
