@@ -22,7 +22,7 @@ import Testing
 /// before the test stays theirs and is not served inside it; what the test
 /// builds goes with its scope.
 public struct IsolatedContainers: TestTrait, SuiteTrait, TestScoping {
-  let containers: [any IsolatableContainer]
+  let containers: [any DependencyContainer]
   let strict: StrictMode
   let overrides: @Sendable () -> [OverrideScope.Target: AnyOverride]
 
@@ -41,7 +41,7 @@ public struct IsolatedContainers: TestTrait, SuiteTrait, TestScoping {
 extension Trait where Self == IsolatedContainers {
   /// Isolates `containers` (of any dialect) for each test; `strict` says
   /// which real factories the test must not run (see `StrictMode`).
-  public static func isolated(_ containers: any IsolatableContainer..., strict: StrictMode = .off) -> Self {
+  public static func isolated(_ containers: any DependencyContainer..., strict: StrictMode = .off) -> Self {
     IsolatedContainers(containers: containers, strict: strict, overrides: { [:] })
   }
 
@@ -50,7 +50,7 @@ extension Trait where Self == IsolatedContainers {
   /// which real factories the test must not run (see `StrictMode`).
   public static func isolated<C: OverridableContainer>(
     _ container: C,
-    _ others: any IsolatableContainer...,
+    _ others: any DependencyContainer...,
     strict: StrictMode = .off,
     overrides configure: @escaping @Sendable (inout OverrideBuilder<C>) -> Void
   ) -> Self {
@@ -73,7 +73,7 @@ extension Trait where Self == IsolatedContainers {
 /// }
 /// ```
 public func withIsolatedContainers<R>(
-  _ containers: any IsolatableContainer...,
+  _ containers: any DependencyContainer...,
   strict: StrictMode = .off,
   operation: () async throws -> R
 ) async rethrows -> R {
@@ -82,7 +82,7 @@ public func withIsolatedContainers<R>(
 
 /// The synchronous form of `withIsolatedContainers(_:operation:)`.
 public func withIsolatedContainers<R>(
-  _ containers: any IsolatableContainer...,
+  _ containers: any DependencyContainer...,
   strict: StrictMode = .off,
   operation: () throws -> R
 ) rethrows -> R {

@@ -1,7 +1,9 @@
 import ForgeCore
 
-extension Container: IsolatableContainer {
-  public var isolationKey: IsolationKey { IsolationKey(store) }
+/// Graphs, observers and ForgeTesting's isolation (see ForgeCore's
+/// `DependencyContainer`).
+extension Container: DependencyContainer {
+  public var engine: ForgeEngine { ForgeEngine(store) }
 }
 
 extension OverridableContainer {

@@ -1,0 +1,112 @@
+/// A container of any dialect — a Forge `Container`, a `ForgeContainer`, a
+/// `SwiftPod`, a `Fetcher`. Every dialect's container conforms, and gets
+/// from here what every dialect offers the same way: its dependency graph
+/// and its resolution observers (and ForgeTesting's per-test isolation).
+/// There is nothing to implement.
+///
+/// ```swift
+/// let graph = pod.dependencyGraph()
+/// let token = AppContainer.shared.addObserver(ResolutionTreePrinter())
+/// @Test(.isolated(AppContainer.shared, pod)) func signUp() { … }
+/// ```
+public protocol DependencyContainer: AnyObject, Sendable {
+  /// The container's engine; made by the dialects.
+  var engine: ForgeEngine { get }
+}
+
+/// A container's engine store, for ``DependencyContainer``; only the
+/// dialects make one.
+public struct ForgeEngine: Sendable {
+  let store: any EngineStore
+
+  package init<Key: SlotKey>(_ store: SlotStore<Key>) {
+    self.store = store
+  }
+
+  /// Identifies the store, for scopes that isolate it.
+  var identity: ObjectIdentifier { ObjectIdentifier(store) }
+}
+
+/// What ``DependencyContainer`` needs of a store, whatever its key type.
+protocol EngineStore: AnyObject, Sendable {
+  func dependencyGraph() -> DependencyGraph
+  func addObserver(_ observer: any ResolutionObserver) -> ObserverToken
+  func removeObserver(_ token: ObserverToken)
+}
+
+extension SlotStore: EngineStore {}
+
+extension DependencyContainer {
+  /// What this container has resolved so far, with what each dependency's
+  /// own factory resolved while building it; render it with
+  /// ``DependencyGraph/mermaid``, ``DependencyGraph/dot`` or
+  /// ``DependencyGraph/json``, or ask it who depends on what.
+  ///
+  /// ```swift
+  /// _ = AppContainer.shared.loginViewModel   // resolve what you want to see
+  /// let graph = AppContainer.shared.dependencyGraph()
+  /// print(graph.mermaid)
+  /// graph.dependents(of: "AppContainer.network").map(\.name)
+  /// ```
+  ///
+  /// Nodes are named as messages name dependencies: `Container.property`
+  /// in Forge, the registered type in ForgeInject, the provider's or
+  /// service's name (its type unless it was given one) in SwiftPod and
+  /// DependencyFetcher, where a custom scope is named by its type.
+  /// Dependencies of other containers that this one's factories resolved
+  /// are included.
+  public func dependencyGraph() -> DependencyGraph {
+    engine.store.dependencyGraph()
+  }
+
+  /// Tells `observer` about every resolution of this container from now
+  /// on, until ``removeObserver(_:)``; safe from any thread.
+  ///
+  /// ```swift
+  /// let token = AppContainer.shared.addObserver(ResolutionTreePrinter())
+  /// _ = AppContainer.shared.loginViewModel
+  /// // AppContainer.loginViewModel — built in 41µs
+  /// //   AppContainer.authService — cached
+  /// AppContainer.shared.removeObserver(token)
+  /// ```
+  ///
+  /// While an observer is added, this container's resolutions take the
+  /// locked path; with none, they cost what they cost before.
+  @discardableResult
+  public func addObserver(_ observer: some ResolutionObserver) -> ObserverToken {
+    engine.store.addObserver(observer)
+  }
+
+  /// Stops the observer `token` names; nothing when it was removed already.
+  public func removeObserver(_ token: ObserverToken) {
+    engine.store.removeObserver(token)
+  }
+}
+
+extension OverrideScope {
+  /// Runs `operation` in a new scope of the current task that keeps every
+  /// instance of the `isolating` containers for itself (fresh singletons and
+  /// cached instances, dropped when it ends) and applies `entries`.
+  package static func isolating<R>(
+    _ containers: [any DependencyContainer],
+    entries: [Target: AnyOverride] = [:],
+    strict: StrictMode = .off,
+    operation: () async throws -> R
+  ) async rethrows -> R {
+    let scope = OverrideScope(
+      parent: current, entries: entries, isolating: Set(containers.map(\.engine.identity)), strict: strict)
+    return try await with(scope) { try await operation() }
+  }
+
+  /// The synchronous form of ``isolating(_:entries:operation:)``.
+  package static func isolating<R>(
+    _ containers: [any DependencyContainer],
+    entries: [Target: AnyOverride] = [:],
+    strict: StrictMode = .off,
+    operation: () throws -> R
+  ) rethrows -> R {
+    let scope = OverrideScope(
+      parent: current, entries: entries, isolating: Set(containers.map(\.engine.identity)), strict: strict)
+    return try with(scope, operation: operation)
+  }
+}
