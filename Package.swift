@@ -72,7 +72,7 @@ let package = Package(
       name: "DependencyFetcherTests", dependencies: ["DependencyFetcher", "ForgeTestSupport"], swiftSettings: strict),
     .testTarget(
       name: "ForgeTestingTests",
-      dependencies: ["ForgeTesting", "Forge", "ForgeInject", "SwiftPod", "DependencyFetcher"],
+      dependencies: ["ForgeTesting", "Forge", "ForgeInject", "SwiftPod", "DependencyFetcher", "ForgeTestSupport"],
       swiftSettings: strict
     ),
     // Random operation sequences per dialect, against reference models.

@@ -1,5 +1,5 @@
 import DependencyFetcher
-import Synchronization
+import ForgeTestSupport
 import Testing
 
 @Suite("DependencyFetcher: tracing", .timeLimit(.minutes(1)))
@@ -7,7 +7,7 @@ struct TracingTests {
   @Test("events in order for a nested fetch, an override reported as such; none after removal")
   func events() {
     let fetcher = Fetcher.create().addOverride(for: .graphEndpoint, instance: GraphServices.Endpoint()).done()
-    let lines = Mutex<[String]>([])
+    let lines = Guarded<[String]>([])
     let printer = ResolutionTreePrinter { text in lines.withLock { $0.append(text) } }
     let token = fetcher.addObserver(printer)
     _ = fetcher.fetch(.graphRepository)

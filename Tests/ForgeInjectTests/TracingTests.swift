@@ -1,5 +1,5 @@
 import ForgeInject
-import Synchronization
+import ForgeTestSupport
 import Testing
 
 @Suite("ForgeInject: tracing", .timeLimit(.minutes(1)))
@@ -7,7 +7,7 @@ struct TracingTests {
   @Test("a failed resolution is reported with its chain; none after removal")
   func failure() {
     let container = Broken.container()
-    let events = Mutex<[ResolutionEvent]>([])
+    let events = Guarded<[ResolutionEvent]>([])
     final class Log: ResolutionObserver {
       let sink: @Sendable (ResolutionEvent) -> Void
       init(_ sink: @escaping @Sendable (ResolutionEvent) -> Void) { self.sink = sink }

@@ -141,3 +141,12 @@ package func exitIfStillRunning(after seconds: UInt32) -> Never {
   _ = message.withCString { write(2, $0, strlen($0)) }
   exit(3)
 }
+
+/// A value behind a pthread mutex, for tests whose threads share it:
+/// ThreadSanitizer sees this lock, not `Synchronization.Mutex`'s futex.
+package final class Guarded<Value>: @unchecked Sendable {
+  // @unchecked: `value` is only touched inside its lock.
+  private let value: LockedValue<Value>
+  package init(_ initial: Value) { value = LockedValue(initial) }
+  package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { try value.withValue(body) }
+}

@@ -1,15 +1,15 @@
 import DependencyFetcher
 import Forge
 import ForgeInject
+import ForgeTestSupport
 import ForgeTesting
 import Foundation
 import SwiftPod
-import Synchronization
 import Testing
 
 /// Appends what it is told; one per container, unless a test isolates it.
 final class Journal: Sendable {
-  let entries = Mutex<[Int]>([])
+  let entries = Guarded<[Int]>([])
   func append(_ entry: Int) { entries.withLock { $0.append(entry) } }
   var all: [Int] { entries.withLock { $0 } }
 }
@@ -94,7 +94,7 @@ struct IsolatedContainersTests {
 
 @Suite("ForgeTesting: a suite-wide trait", .isolated(TestingContainer.shared), .serialized)
 struct SuiteIsolationTests {
-  static let seen = Mutex<[ObjectIdentifier]>([])
+  static let seen = Guarded<[ObjectIdentifier]>([])
 
   @Test("each test gets its own", arguments: 0..<3)
   func own(_ number: Int) {

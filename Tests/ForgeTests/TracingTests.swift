@@ -1,11 +1,11 @@
 import Forge
+import ForgeTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Keeps every event it receives.
 final class EventLog: ResolutionObserver {
-  let events = Mutex<[ResolutionEvent]>([])
+  let events = Guarded<[ResolutionEvent]>([])
   func resolution(_ event: ResolutionEvent) { events.withLock { $0.append(event) } }
 
   /// The events as `kind dependency`, durations dropped.
@@ -69,7 +69,7 @@ struct TracingTests {
   func treePrinter() {
     let container = GraphContainer()
     _ = container.clock
-    let printed = Mutex<[String]>([])
+    let printed = Guarded<[String]>([])
     container.addObserver(ResolutionTreePrinter { text in printed.withLock { $0.append(text) } })
     _ = container.viewModel
     let tree = printed.withLock { $0 }
@@ -94,7 +94,7 @@ struct TracingTests {
       var fast: [Service] { provide { [self.slow] } }
     }
     let container = SlowContainer()
-    let reports = Mutex<[String]>([])
+    let reports = Guarded<[String]>([])
     container.addObserver(
       SlowBuildReporter(threshold: .milliseconds(10)) { line in reports.withLock { $0.append(line) } })
     _ = container.fast
@@ -108,7 +108,7 @@ struct TracingTests {
   func concurrentInstall() async {
     let container = GraphContainer()
     let network = container.network
-    let done = Mutex(false)
+    let done = Guarded(false)
     let readers = (0..<4).map { _ in
       let thread = Thread {
         while !done.withLock({ $0 }) {

@@ -1,5 +1,5 @@
 import Forge
-import Synchronization
+import ForgeTestSupport
 import Testing
 
 /// One of each problem Forge can have.
@@ -25,7 +25,7 @@ final class BrokenContainer: Container, @unchecked Sendable {
 
 final class SoundContainer: Container, @unchecked Sendable {
   /// How many times each factory ran.
-  let builds = Mutex<[String: Int]>([:])
+  let builds = Guarded<[String: Int]>([:])
   func count(_ name: String) { builds.withLock { $0[name, default: 0] += 1 } }
 
   var network: Service {

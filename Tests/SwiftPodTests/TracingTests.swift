@@ -1,11 +1,11 @@
+import ForgeTestSupport
 import SwiftPod
-import Synchronization
 import Testing
 
 @Suite("SwiftPod: tracing", .timeLimit(.minutes(1)))
 struct TracingTests {
   final class Log: ResolutionObserver {
-    let lines = Mutex<[String]>([])
+    let lines = Guarded<[String]>([])
     func resolution(_ event: ResolutionEvent) {
       let kind =
         switch event.kind {

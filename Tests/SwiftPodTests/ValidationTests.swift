@@ -1,5 +1,5 @@
+import ForgeTestSupport
 import SwiftPod
-import Synchronization
 import Testing
 
 /// Providers with one of each problem SwiftPod can have, and sound ones.
@@ -24,7 +24,7 @@ enum ValidatedProviders {
   static let parentHolder = Provider("parentHolder", scope: ParentScope()) { pod in Part([pod.resolve(childPart)]) }
   // Sound: a child-scoped part holding a parent-scoped one goes with it.
   static let childHolder = Provider("childHolder", scope: ChildScope()) { pod in Part([pod.resolve(parentPart)]) }
-  static let leafBuilds = Mutex(0)
+  static let leafBuilds = Guarded(0)
   static let leaf = Provider("leaf") { _ in
     leafBuilds.withLock { $0 += 1 }
     return Part()
