@@ -71,9 +71,9 @@ struct DependencyGraphTests {
       resolvedGraph().json == """
         {
           "nodes": [
-            {"id": "n1", "name": "repository", "type": "DependencyFetcherTests.GraphServices.Repository", "lifetime": "singleton", "overridden": false, "status": "ok"},
-            {"id": "n2", "name": "logger", "type": "DependencyFetcherTests.GraphServices.Logger", "lifetime": "singleton", "overridden": false, "status": "ok"},
-            {"id": "n3", "name": "endpoint", "type": "DependencyFetcherTests.GraphServices.Endpoint", "lifetime": "singleton", "overridden": false, "status": "ok"}
+            {"id": "n1", "name": "repository", "type": "DependencyFetcherTests.GraphServices.Repository", "lifetime": "singleton", "overridden": false, "preview": false, "status": "ok"},
+            {"id": "n2", "name": "logger", "type": "DependencyFetcherTests.GraphServices.Logger", "lifetime": "singleton", "overridden": false, "preview": false, "status": "ok"},
+            {"id": "n3", "name": "endpoint", "type": "DependencyFetcherTests.GraphServices.Endpoint", "lifetime": "singleton", "overridden": false, "preview": false, "status": "ok"}
           ],
           "edges": [
             {"from": "n1", "to": "n2"},

@@ -68,9 +68,9 @@ struct DependencyGraphTests {
       try resolvedGraph().json == """
         {
           "nodes": [
-            {"id": "n1", "name": "ForgeInjectTests.GraphTypes.UserService", "type": "ForgeInjectTests.GraphTypes.UserService", "lifetime": "transient", "overridden": false, "status": "ok"},
-            {"id": "n2", "name": "ForgeInjectTests.GraphTypes.Client", "type": "ForgeInjectTests.GraphTypes.Client", "lifetime": "singleton", "overridden": false, "status": "ok"},
-            {"id": "n3", "name": "ForgeInjectTests.GraphTypes.Cache", "type": "ForgeInjectTests.GraphTypes.Cache", "lifetime": "weak", "overridden": false, "status": "ok"}
+            {"id": "n1", "name": "ForgeInjectTests.GraphTypes.UserService", "type": "ForgeInjectTests.GraphTypes.UserService", "lifetime": "transient", "overridden": false, "preview": false, "status": "ok"},
+            {"id": "n2", "name": "ForgeInjectTests.GraphTypes.Client", "type": "ForgeInjectTests.GraphTypes.Client", "lifetime": "singleton", "overridden": false, "preview": false, "status": "ok"},
+            {"id": "n3", "name": "ForgeInjectTests.GraphTypes.Cache", "type": "ForgeInjectTests.GraphTypes.Cache", "lifetime": "weak", "overridden": false, "preview": false, "status": "ok"}
           ],
           "edges": [
             {"from": "n1", "to": "n2"},

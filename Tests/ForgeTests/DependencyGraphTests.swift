@@ -95,10 +95,10 @@ struct DependencyGraphTests {
       resolvedGraph().json == """
         {
           "nodes": [
-            {"id": "n1", "name": "GraphContainer.viewModel", "type": "ForgeTests.GraphContainer.ViewModel", "lifetime": "transient", "overridden": false, "status": "ok"},
-            {"id": "n2", "name": "GraphContainer.api", "type": "ForgeTests.GraphContainer.API", "lifetime": "cached", "overridden": false, "status": "ok"},
-            {"id": "n3", "name": "GraphContainer.network", "type": "ForgeTests.GraphContainer.Network", "lifetime": "singleton", "overridden": false, "status": "ok"},
-            {"id": "n4", "name": "GraphContainer.clock", "type": "ForgeTests.GraphContainer.Clock", "lifetime": "singleton", "overridden": false, "status": "ok"}
+            {"id": "n1", "name": "GraphContainer.viewModel", "type": "ForgeTests.GraphContainer.ViewModel", "lifetime": "transient", "overridden": false, "preview": false, "status": "ok"},
+            {"id": "n2", "name": "GraphContainer.api", "type": "ForgeTests.GraphContainer.API", "lifetime": "cached", "overridden": false, "preview": false, "status": "ok"},
+            {"id": "n3", "name": "GraphContainer.network", "type": "ForgeTests.GraphContainer.Network", "lifetime": "singleton", "overridden": false, "preview": false, "status": "ok"},
+            {"id": "n4", "name": "GraphContainer.clock", "type": "ForgeTests.GraphContainer.Clock", "lifetime": "singleton", "overridden": false, "preview": false, "status": "ok"}
           ],
           "edges": [
             {"from": "n1", "to": "n2"},
@@ -140,7 +140,8 @@ struct DependencyGraphTests {
       overridden.dot.contains(
         #"n4 [label="GraphContainer.clock\nForgeTests.GraphContainer.Clock\nsingleton, overridden", shape=box, style="rounded,bold,dashed"];"#
       ))
-    #expect(overridden.json.contains(#""lifetime": "singleton", "overridden": true, "status": "ok"}"#))
+    #expect(
+      overridden.json.contains(#""lifetime": "singleton", "overridden": true, "preview": false, "status": "ok"}"#))
     container.removeOverride(for: \.clock)
 
     let scoped = container.withOverrides {
@@ -161,5 +162,15 @@ struct DependencyGraphTests {
     _ = container.dependencyGraph()
     #expect(container.network === network)
     #expect(container.dependencyGraph().nodes.map(\.name) == ["GraphContainer.network"])
+  }
+
+  @Test("a dependency its preview factory served is marked as such")
+  func previewNodes() {
+    let container = TestContainer()
+    Forge.withPreviewMode { _ = container.previewed }
+    let graph = container.dependencyGraph()
+    #expect(graph.node(named: "TestContainer.previewed")?.isPreview == true)
+    #expect(graph.json.contains(#""overridden": false, "preview": true, "status": "ok""#))
+    #expect(graph.mermaid.contains("no own build, preview"))
   }
 }

@@ -67,9 +67,9 @@ struct DependencyGraphTests {
       resolvedGraph().json == """
         {
           "nodes": [
-            {"id": "n1", "name": "form", "type": "SwiftPodTests.GraphProviders.Form", "lifetime": "FormScope", "overridden": false, "status": "ok"},
-            {"id": "n2", "name": "api", "type": "SwiftPodTests.GraphProviders.API", "lifetime": "singleton", "overridden": false, "status": "ok"},
-            {"id": "n3", "name": "validator", "type": "SwiftPodTests.GraphProviders.Validator", "lifetime": "transient", "overridden": false, "status": "ok"}
+            {"id": "n1", "name": "form", "type": "SwiftPodTests.GraphProviders.Form", "lifetime": "FormScope", "overridden": false, "preview": false, "status": "ok"},
+            {"id": "n2", "name": "api", "type": "SwiftPodTests.GraphProviders.API", "lifetime": "singleton", "overridden": false, "preview": false, "status": "ok"},
+            {"id": "n3", "name": "validator", "type": "SwiftPodTests.GraphProviders.Validator", "lifetime": "transient", "overridden": false, "preview": false, "status": "ok"}
           ],
           "edges": [
             {"from": "n1", "to": "n2"},

@@ -1,6 +1,6 @@
 /// The graph as text other tools draw: Mermaid (Markdown renderers), Graphviz
 /// DOT (`dot -Tsvg`) and JSON (scripts). A node's shape says its lifetime;
-/// an overridden node is drawn dashed and says so; in a validation report's
+/// an overridden node is drawn dashed and says so (a preview one says so); in a validation report's
 /// graph a failed node is filled red and a node depending on one orange. A node's label is its
 /// name, its type (unless the name is the type, as in ForgeInject) and its
 /// lifetime.
@@ -110,7 +110,7 @@ extension DependencyGraph {
   /// {
   ///   "nodes": [
   ///     {"id": "n1", "name": "AppContainer.api", "type": "MyApp.API", "lifetime": "singleton", "overridden": false,
-  ///      "status": "ok"}
+  ///      "preview": false, "status": "ok"}
   ///   ],
   ///   "edges": [
   ///     {"from": "n1", "to": "n2"}
@@ -123,7 +123,7 @@ extension DependencyGraph {
       return """
             {"id": \(jsonString(node.id)), "name": \(jsonString(node.name)), \
         "type": \(jsonString(node.type)), "lifetime": \(lifetime), "overridden": \(node.isOverridden), \
-        "status": \(jsonString(node.status.rawValue))}
+        "preview": \(node.isPreview), "status": \(jsonString(node.status.rawValue))}
         """
     }
     let edgeLines = edges.map { "    {\"from\": \(jsonString($0.from)), \"to\": \(jsonString($0.to))}" }
@@ -146,7 +146,8 @@ extension DependencyGraph {
     // No lifetime: only an override served it, or, in a validation report,
     // no registration stands for it.
     let lifetime = node.lifetime ?? (node.status == .failed ? "not registered" : "no own build")
-    return node.isOverridden ? "\(lifetime), overridden" : lifetime
+    return ([lifetime] + (node.isOverridden ? ["overridden"] : []) + (node.isPreview ? ["preview"] : []))
+      .joined(separator: ", ")
   }
 
   private func mermaidEscaped(_ text: String) -> String {

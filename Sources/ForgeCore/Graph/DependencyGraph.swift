@@ -34,6 +34,9 @@ public struct DependencyGraph: Sendable, Hashable {
     /// Whether an override replaces it now (container-wide, or in the
     /// calling task's `withOverrides` scope).
     public let isOverridden: Bool
+    /// Whether its preview factory has served it (in Xcode Previews, or
+    /// inside `Forge.withPreviewMode`).
+    public let isPreview: Bool
     /// In a validation report's graph, whether validation found it broken
     /// or depending on something broken; `.ok` everywhere else.
     public let status: Status
@@ -52,13 +55,15 @@ public struct DependencyGraph: Sendable, Hashable {
     /// A node; graphs are made by the containers, this is for tests that
     /// build expected values.
     public init(
-      id: String, name: String, type: String, lifetime: String?, isOverridden: Bool, status: Status = .ok
+      id: String, name: String, type: String, lifetime: String?, isOverridden: Bool, isPreview: Bool = false,
+      status: Status = .ok
     ) {
       self.id = id
       self.name = name
       self.type = type
       self.lifetime = lifetime
       self.isOverridden = isOverridden
+      self.isPreview = isPreview
       self.status = status
     }
   }

@@ -24,8 +24,8 @@ extension SlotStore {
     while index < order.count {
       let slot = order[index]
       index += 1
-      let (dependencies, lifetime, containerOverride) = slot.storeLock.withLock {
-        (slot.dependencies, slot.recordedLifetime, slot.overrideCell.pointee != nil)
+      let (dependencies, lifetime, containerOverride, preview) = slot.storeLock.withLock {
+        (slot.dependencies, slot.recordedLifetime, slot.overrideCell.pointee != nil, slot.servedByPreview)
       }
       let scoped = scope?.override(for: slot.target) != nil
       nodes.append(
@@ -34,7 +34,8 @@ extension SlotStore {
           name: slot.name,
           type: slot.valueTypeName,
           lifetime: lifetime?.graphName,
-          isOverridden: containerOverride || scoped
+          isOverridden: containerOverride || scoped,
+          isPreview: preview
         ))
       for dependency in dependencies {
         visit(dependency)

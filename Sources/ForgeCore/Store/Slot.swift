@@ -27,6 +27,8 @@ import CForgeAtomics
   /// What the slot's last recorded build resolved directly: the edges of the
   /// dependency graph.
   @exclusivity(unchecked) package var dependencies: [AnySlot] = []
+  /// Whether its preview factory has served it, for graphs.
+  @exclusivity(unchecked) package var servedByPreview = false
   /// The lifetime of the build that recorded `dependencies`, for graphs.
   @exclusivity(unchecked) package var recordedLifetime: Lifetime?
   /// The slot's place in its store's creation order, for graphs that list

@@ -79,6 +79,7 @@ extension SlotStore {
       var scopeDepth = 0
       let value = try runFactory(slot, factory: factory, thread: thread, records: nil, scopeDepth: &scopeDepth)
       noteServed(slot, .preview, thread: thread)
+      if !slot.servedByPreview { lock.withLock { slot.servedByPreview = true } }
       return value
     case .ownFactory(let keptAtDepth):
       if let scope, scope.hasStrictMode {

@@ -21,7 +21,7 @@ extension ForgeContainer {
   /// captive dependencies (a singleton holding a `.weak` one), and carries
   /// the graph with failing nodes marked.
   public func validate() -> ValidationReport {
-    let roots = validationRoots.withLock { $0.map(\.root) }
+    let roots = validationRoots.withValue { $0.map(\.root) }
     return Validation.run(roots, throwing: true) { error in self.validationDiagnostic(for: error) }
   }
 

@@ -16,7 +16,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
   @usableFromInline let store = SlotStore<ObjectIdentifier>()
   /// A resolution per registered type, in registration order, for
   /// ``validate()``.
-  let validationRoots = Mutex<[(type: ObjectIdentifier, root: Validation.Root)]>([])
+  let validationRoots = LockedValue<[(type: ObjectIdentifier, root: Validation.Root)]>([])
 
   /// Creates an empty container.
   public init() {}
@@ -113,7 +113,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
     let root = Validation.Root(name: String(reflecting: T.self)) { [unowned self] in
       _ = try self.resolve() as T
     }
-    validationRoots.withLock { roots in
+    validationRoots.withValue { roots in
       if !roots.contains(where: { $0.type == identity }) { roots.append((identity, root)) }
     }
   }
