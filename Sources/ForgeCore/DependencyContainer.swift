@@ -32,6 +32,7 @@ protocol EngineStore: AnyObject, Sendable {
   func dependencyGraph() -> DependencyGraph
   func addObserver(_ observer: any ResolutionObserver) -> ObserverToken
   func removeObserver(_ token: ObserverToken)
+  func shutdown() async -> ShutdownReport
 }
 
 extension SlotStore: EngineStore {}
@@ -80,6 +81,21 @@ extension DependencyContainer {
   /// Stops the observer `token` names; nothing when it was removed already.
   public func removeObserver(_ token: ObserverToken) {
     engine.store.removeObserver(token)
+  }
+
+  /// Shuts the container down: every instance it kept is released, and
+  /// those adopting ``GracefulShutdown`` are shut down first, dependents
+  /// before their dependencies (the latest kept first), every error
+  /// collected. Afterwards every resolution from it fails with
+  /// `[Forge.shutDown]`; a second call does nothing.
+  ///
+  /// ```swift
+  /// let report = await AppContainer.shared.shutdown()
+  /// if !report.isClean { print(report) }
+  /// ```
+  @discardableResult
+  public func shutdown() async -> ShutdownReport {
+    await engine.store.shutdown()
   }
 }
 

@@ -42,6 +42,8 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case lifetimeMismatch = "Forge.lifetimeMismatch"
     /// A test in strict mode resolved a dependency it must override.
     case strictMode = "Forge.strictMode"
+    /// A container was resolved from after its `shutdown()`.
+    case shutDown = "Forge.shutDown"
     /// Forge itself broke one of its rules; please report it.
     case internalError = "Forge.internalError"
   }
@@ -82,6 +84,7 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case let misdirected as MisdirectedOverride: misdirected.diagnostic
     case let diagnosed as DiagnosedFailure: diagnosed.diagnostic
     case let strict as StrictModeViolation: strict.diagnostic
+    case let shutDown as ContainerShutDown: shutDown.diagnostic
     default: internalError("resolution failed: \(error)")
     }
   }

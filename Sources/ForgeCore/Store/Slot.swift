@@ -27,6 +27,9 @@ import CForgeAtomics
   /// What the slot's last recorded build resolved directly: the edges of the
   /// dependency graph.
   @exclusivity(unchecked) package var dependencies: [AnySlot] = []
+  /// When the container's instance was kept, in the process-wide order of
+  /// kept instances: shutdown stops the latest first. Guarded by the lock.
+  @exclusivity(unchecked) package var storedSequence = 0
   /// Whether its preview factory has served it, for graphs.
   @exclusivity(unchecked) package var servedByPreview = false
   /// The lifetime of the build that recorded `dependencies`, for graphs.
@@ -267,6 +270,7 @@ import CForgeAtomics
     default:
       value = instance
       storedLifetime = lifetime
+      storedSequence = StoredSequence.next.add(1)
       let box: UnsafeMutablePointer<T>
       if MemoryLayout<T>.size <= AnySlot.inlineBoxBytes, MemoryLayout<T>.alignment <= MemoryLayout<UInt>.alignment,
         forge_counter_load(inlineBoxInUse) == 0

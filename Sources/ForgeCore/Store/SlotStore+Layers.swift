@@ -13,6 +13,7 @@ extension SlotStore {
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
     if overrideCount.value >= Self.observerWeight {
+      if lock.withLock({ isShutDown }) { throw ContainerShutDown(dependency: slot.name) }
       return try resolveObserved(slot) {
         try resolveLayersServing(
           slot, lifetime: lifetime, factory: factory, servesPreview: servesPreview, thread: thread)

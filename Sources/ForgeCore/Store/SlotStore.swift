@@ -50,6 +50,10 @@ import CForgeAtomics
   /// `lock`. Each one adds ``observerWeight`` to `overrideCount`, which
   /// sends every resolution to the observed path.
   @exclusivity(unchecked) var observers: [Int: any ResolutionObserver] = [:]
+  /// Set by ``shutdown()``; guarded by `lock`. Like an observer, it adds
+  /// ``observerWeight`` to `overrideCount`, which sends every resolution to
+  /// the path that refuses it.
+  @exclusivity(unchecked) var isShutDown = false
 
   package init() {
     tableCell = table.cell

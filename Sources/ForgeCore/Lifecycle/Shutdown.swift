@@ -1,0 +1,106 @@
+/// An instance that has work to do when its container shuts down: close a
+/// connection, flush a file, stop a timer.
+///
+/// ```swift
+/// final class Database: GracefulShutdown {
+///   func shutdown() async throws { try await connection.close() }
+/// }
+///
+/// await AppContainer.shared.shutdown()   // dependents first, then Database
+/// ```
+public protocol GracefulShutdown: Sendable {
+  /// Called once, by the container that kept the instance, when it shuts
+  /// down; after every instance kept later (its dependents) was shut down.
+  func shutdown() async throws
+}
+
+/// What a container's `shutdown()` did.
+///
+/// ```swift
+/// let report = await container.shutdown()
+/// #expect(report.failures.isEmpty, "\(report)")
+/// ```
+public struct ShutdownReport: Sendable, CustomStringConvertible {
+  /// A `shutdown()` that threw.
+  public struct Failure: Sendable, CustomStringConvertible {
+    /// The dependency whose instance threw, as messages name it.
+    public let dependency: String
+    public let error: any Error
+
+    public var description: String { "\(dependency): \(error)" }
+  }
+
+  /// The dependencies whose instances were shut down, in the order they
+  /// were (the latest kept first: dependents before their dependencies),
+  /// those that threw included.
+  public let stopped: [String]
+  /// Every `shutdown()` that threw; the others ran all the same.
+  public let failures: [Failure]
+
+  /// Whether every `shutdown()` succeeded.
+  public var isClean: Bool { failures.isEmpty }
+
+  public var description: String {
+    var text = "Shut down \(stopped.count) instance(s): \(stopped.joined(separator: ", "))."
+    for failure in failures { text += "\n- failed: \(failure)" }
+    return text
+  }
+}
+
+/// A resolution of a container after its `shutdown()`.
+package struct ContainerShutDown: Error, CustomStringConvertible {
+  package let dependency: String
+
+  package var diagnostic: ForgeDiagnostic {
+    ForgeDiagnostic(
+      .shutDown,
+      "\(dependency) was resolved after its container shut down",
+      reason: "shutdown() stopped and released what the container kept; it builds nothing any more.",
+      fix: "resolve what you need before shutdown(), or use a new container."
+    )
+  }
+
+  package var description: String { diagnostic.description }
+}
+
+/// The process-wide order of kept instances.
+enum StoredSequence {
+  static let next = AtomicCounter()
+}
+
+extension SlotStore {
+  /// Stops the store: from now on every resolution fails with
+  /// ``ContainerShutDown``; every kept instance is taken out, latest first,
+  /// and those adopting ``GracefulShutdown`` are shut down in that order.
+  /// A second call finds nothing to do.
+  package func shutdown() async -> ShutdownReport {
+    var taken: [(sequence: Int, name: String, instance: Any)] = []
+    let boxes: [RetiredBox] = lock.withLock {
+      guard !isShutDown else { return [] }
+      isShutDown = true
+      for slot in slots.values {
+        // A build in progress finishes for its caller, but is not kept.
+        slot.state.invalidate()
+        let sequence = slot.storedSequence
+        var released: [Any] = []
+        takeStoredLocked(slot, into: &released)
+        for instance in released { taken.append((sequence, slot.name, instance)) }
+      }
+      return retired.reclaim()
+    }
+    overrideCount.add(Self.observerWeight)
+    RetiredBox.destroy(boxes)
+    var stopped: [String] = []
+    var failures: [ShutdownReport.Failure] = []
+    for entry in taken.sorted(by: { $0.sequence > $1.sequence }) {
+      guard let participant = entry.instance as? any GracefulShutdown else { continue }
+      stopped.append(entry.name)
+      do {
+        try await participant.shutdown()
+      } catch {
+        failures.append(ShutdownReport.Failure(dependency: entry.name, error: error))
+      }
+    }
+    return ShutdownReport(stopped: stopped, failures: failures)
+  }
+}
