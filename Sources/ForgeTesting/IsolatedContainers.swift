@@ -72,6 +72,7 @@ extension Trait where Self == IsolatedContainers {
 ///   }
 /// }
 /// ```
+@discardableResult
 public func withIsolatedContainers<R>(
   _ containers: any DependencyContainer...,
   strict: StrictMode = .off,
@@ -81,6 +82,7 @@ public func withIsolatedContainers<R>(
 }
 
 /// The synchronous form of `withIsolatedContainers(_:operation:)`.
+@discardableResult
 public func withIsolatedContainers<R>(
   _ containers: any DependencyContainer...,
   strict: StrictMode = .off,

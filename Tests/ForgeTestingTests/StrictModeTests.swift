@@ -35,7 +35,7 @@ struct StrictModeTests {
   @Test("Forge: resolving a forbidden real factory stops with the chain, before the factory runs")
   func forgeStops() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      await withIsolatedContainers(NetworkContainer.shared, strict: .dependencies(["NetworkContainer.network"])) {
+      withIsolatedContainers(NetworkContainer.shared, strict: .dependencies(["NetworkContainer.network"])) {
         _ = NetworkContainer.shared.api
       }
     }
