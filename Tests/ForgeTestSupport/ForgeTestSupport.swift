@@ -150,3 +150,40 @@ package final class Guarded<Value>: @unchecked Sendable {
   package init(_ initial: Value) { value = LockedValue(initial) }
   package func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R { try value.withValue(body) }
 }
+
+/// An instance that notes its name in a shared log when it is shut down,
+/// holding the parts it was built from; throws when told to.
+package final class StoppablePart: GracefulShutdown {
+  package struct Failed: Error {}
+  package let name: String
+  package let parts: [StoppablePart]
+  private let log: Guarded<[String]>
+  private let fails: Bool
+
+  package init(_ name: String, log: Guarded<[String]>, fails: Bool = false, _ parts: [StoppablePart] = []) {
+    self.name = name
+    self.log = log
+    self.fails = fails
+    self.parts = parts
+  }
+
+  package func shutdown() async throws {
+    log.withLock { $0.append(name) }
+    if fails { throw Failed() }
+  }
+}
+
+extension ResolutionEvent.Kind {
+  /// The kind's name, without a build's duration or a failure's text, for
+  /// comparing event sequences.
+  package var label: String {
+    switch self {
+    case .requested: "requested"
+    case .cacheHit: "cacheHit"
+    case .built: "built"
+    case .overrideUsed: "overrideUsed"
+    case .previewUsed: "previewUsed"
+    case .failed: "failed"
+    }
+  }
+}

@@ -2,34 +2,15 @@ import Forge
 import ForgeTestSupport
 import Testing
 
-/// Notes in a shared log when it is shut down; throws when told to.
-final class Stoppable: GracefulShutdown {
-  let name: String
-  let log: Guarded<[String]>
-  let fails: Bool
-  let dependencies: [Stoppable]
-  init(_ name: String, log: Guarded<[String]>, fails: Bool = false, dependencies: [Stoppable] = []) {
-    self.name = name
-    self.log = log
-    self.fails = fails
-    self.dependencies = dependencies
-  }
-  struct Failed: Error {}
-  func shutdown() async throws {
-    log.withLock { $0.append(name) }
-    if fails { throw Failed() }
-  }
-}
-
 final class LifecycleContainer: Container, @unchecked Sendable {
   let log = Guarded<[String]>([])
-  var database: Stoppable { provide(.singleton) { Stoppable("database", log: self.log) } }
-  var cache: Stoppable { provide(.cached) { Stoppable("cache", log: self.log, fails: true) } }
-  var repository: Stoppable {
-    provide(.singleton) { Stoppable("repository", log: self.log, dependencies: [self.database, self.cache]) }
+  var database: StoppablePart { provide(.singleton) { StoppablePart("database", log: self.log) } }
+  var cache: StoppablePart { provide(.cached) { StoppablePart("cache", log: self.log, fails: true) } }
+  var repository: StoppablePart {
+    provide(.singleton) { StoppablePart("repository", log: self.log, [self.database, self.cache]) }
   }
   var plain: [Int] { provide(.singleton) { [1] } }
-  var server: Stoppable { provide(.singleton) { Stoppable("server", log: self.log, dependencies: [self.repository]) } }
+  var server: StoppablePart { provide(.singleton) { StoppablePart("server", log: self.log, [self.repository]) } }
 }
 
 @Suite("Forge: shutdown()", .timeLimit(.minutes(1)))

@@ -12,16 +12,8 @@ final class EventLog: ResolutionObserver {
   var lines: [String] {
     events.withLock { events in
       events.map { event in
-        let kind =
-          switch event.kind {
-          case .requested: "requested"
-          case .cacheHit: "cacheHit"
-          case .built: "built"
-          case .overrideUsed: "overrideUsed"
-          case .previewUsed: "previewUsed"
-          case .failed: "failed"
-          }
-        return "\(kind) \(event.dependency)" + (event.chain.isEmpty ? "" : " ← \(event.chain.joined(separator: " ← "))")
+        "\(event.kind.label) \(event.dependency)"
+          + (event.chain.isEmpty ? "" : " ← \(event.chain.joined(separator: " ← "))")
       }
     }
   }

@@ -4,21 +4,13 @@ import Testing
 
 @Suite("SwiftPod and shutdown()", .timeLimit(.minutes(1)))
 struct ShutdownTests {
-  final class Part: GracefulShutdown {
-    let name: String
-    let log: Guarded<[String]>
-    init(_ name: String, log: Guarded<[String]>, _ parts: [Part] = []) {
-      self.name = name
-      self.log = log
-    }
-    func shutdown() async throws { log.withLock { $0.append(name) } }
-  }
-
   @Test("scoped and singleton instances shut down, dependents first")
   func order() async {
     let log = Guarded<[String]>([])
-    let engine = Provider("engine") { _ in Part("engine", log: log) }
-    let car = Provider("car", scope: GraphProviders.FormScope()) { pod in Part("car", log: log, [pod.resolve(engine)]) }
+    let engine = Provider("engine") { _ in StoppablePart("engine", log: log) }
+    let car = Provider("car", scope: GraphProviders.FormScope()) { pod in
+      StoppablePart("car", log: log, [pod.resolve(engine)])
+    }
     let pod = SwiftPod()
     _ = pod.resolve(car)
     let report = await pod.shutdown()

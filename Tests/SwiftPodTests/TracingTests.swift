@@ -7,16 +7,7 @@ struct TracingTests {
   final class Log: ResolutionObserver {
     let lines = Guarded<[String]>([])
     func resolution(_ event: ResolutionEvent) {
-      let kind =
-        switch event.kind {
-        case .requested: "requested"
-        case .cacheHit: "cacheHit"
-        case .built: "built"
-        case .overrideUsed: "overrideUsed"
-        case .previewUsed: "previewUsed"
-        case .failed: "failed"
-        }
-      lines.withLock { $0.append("\(kind) \(event.dependency) \(event.chain)") }
+      lines.withLock { $0.append("\(event.kind.label) \(event.dependency) \(event.chain)") }
     }
   }
 
