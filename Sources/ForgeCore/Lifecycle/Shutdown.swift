@@ -84,7 +84,15 @@ extension SlotStore {
         let sequence = slot.storedSequence
         var released: [Any] = []
         takeStoredLocked(slot, into: &released)
-        for instance in released { taken.append((sequence, slot.name, instance)) }
+        for instance in released {
+          if let handle = instance as? any AsyncKeptInstance {
+            // An async dependency's handle: its instance, kept when its
+            // build ended (after what the build resolved).
+            if let kept = handle.keptForShutdown { taken.append((kept.sequence, slot.name, kept.instance)) }
+          } else {
+            taken.append((sequence, slot.name, instance))
+          }
+        }
       }
       return retired.reclaim()
     }

@@ -1,0 +1,242 @@
+/// One async dependency's builds: at most one runs at a time, and every task
+/// that asks while it runs awaits that one build without blocking a thread.
+///
+/// The build runs in a task of its own, so that a waiter's cancellation ends
+/// only that waiter's wait:
+/// - cancelling a waiter makes it throw `CancellationError` at once; the
+///   build goes on for the others and its instance is kept;
+/// - cancelling the last waiter cancels the build too: a factory that checks
+///   for cancellation can stop early (nothing is kept, the next resolution
+///   builds again), one that finishes anyway is kept.
+///
+/// A build that throws keeps nothing: every waiter receives the error and the
+/// next resolution builds again. A build that awaits, directly or through
+/// other async builds on any task, the dependency it is building throws
+/// ``DependencyCycleError`` with the path instead of waiting for itself.
+package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Sendable {
+  // @unchecked: `state` and every waiter are only touched while `lock` is
+  // held; `factory`, `name`, `identity` and `holdsWeakly` are immutable.
+  private let factory: @Sendable () async throws -> Value
+  private let holdsWeakly: Bool
+  private let lock = ConditionLock()
+  private var state = State.idle
+  /// When the finished build's instance was kept, in the process-wide order
+  /// of kept instances: dependents are kept after their dependencies.
+  private(set) var keptSequence = 0
+
+  private enum State {
+    case idle
+    case building(Flight)
+    case built(Value)
+    case builtWeakly(WeakBox)
+  }
+
+  /// The build in progress and who awaits it.
+  private final class Flight: @unchecked Sendable {
+    // @unchecked: only touched while the build's lock is held.
+    var task: Task<Void, Never>?
+    var waiters: [Int: CheckedContinuation<Value, any Error>] = [:]
+    /// Waiters cancelled before their continuation was registered.
+    var cancelledEarly: Set<Int> = []
+    var nextWaiter = 0
+  }
+
+  private final class WeakBox {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+  }
+
+  /// - Parameters:
+  ///   - holdsWeakly: keep a class instance only while someone else holds
+  ///     it (a weak lifetime); other values are built every time.
+  package init(
+    name: String,
+    identity: AnyHashable,
+    holdsWeakly: Bool = false,
+    factory: @escaping @Sendable () async throws -> Value
+  ) {
+    self.factory = factory
+    self.holdsWeakly = holdsWeakly
+    super.init(name: name, identity: identity)
+  }
+
+  /// A build of the same dependency with nothing kept yet.
+  func fresh() -> AsyncBuild<Value> {
+    AsyncBuild(name: name, identity: identity, holdsWeakly: holdsWeakly, factory: factory)
+  }
+
+  /// The instance: the kept one, or the one the build in progress or a new
+  /// build makes.
+  package func value() async throws -> Value {
+    lock.lock()
+    switch state {
+    case .built(let value):
+      lock.unlock()
+      return value
+    case .builtWeakly(let box):
+      if let object = box.object {
+        lock.unlock()
+        return object as! Value
+      }
+      state = .idle
+    case .idle, .building:
+      break
+    }
+    let waiting = AsyncBuildNode.current
+    if let cycle = chainCycle(from: waiting) {
+      lock.unlock()
+      throw DependencyCycleError(path: cycle)
+    }
+    let flight: Flight
+    if case .building(let running) = state {
+      flight = running
+    } else {
+      flight = Flight()
+      state = .building(flight)
+      flight.task = startBuild(flight, chain: waiting)
+    }
+    // Builds on other tasks that this one would wait for in a circle; the
+    // check and the wait's edge are one step, so two builds that await
+    // each other at the same moment cannot both miss it.
+    if let waiting, let cycle = AsyncWaits.begin(waiting.build, waitsFor: self) {
+      lock.unlock()
+      throw DependencyCycleError(path: cycle)
+    }
+    let waiter = flight.nextWaiter
+    flight.nextWaiter += 1
+    lock.unlock()
+    defer { if let waiting { AsyncWaits.end(waiting.build, waitsFor: self) } }
+    return try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { continuation in
+        lock.withLock {
+          if flight.cancelledEarly.remove(waiter) != nil {
+            continuation.resume(throwing: CancellationError())
+          } else {
+            flight.waiters[waiter] = continuation
+          }
+        }
+      }
+    } onCancel: {
+      cancelWait(waiter, in: flight)
+    }
+  }
+
+  /// The path of the cycle when the current task's own chain of builds,
+  /// `waiting` and the builds that awaited it, already builds this
+  /// dependency (also as another instance, for a transient one).
+  private func chainCycle(from waiting: AsyncBuildFrame?) -> [String]? {
+    var chain: [String] = []
+    var frame = waiting
+    while let current = frame {
+      chain.append(current.build.name)
+      if current.build.identity == identity { return chain.reversed() + [name] }
+      frame = current.parent
+    }
+    return nil
+  }
+
+  private func startBuild(_ flight: Flight, chain: AsyncBuildFrame?) -> Task<Void, Never> {
+    let frame = AsyncBuildFrame(build: self, parent: chain)
+    return Task {
+      let result: Result<Value, any Error>
+      do {
+        result = .success(try await AsyncBuildNode.$currentFrame.withValue(frame) { try await factory() })
+      } catch {
+        result = .failure(error)
+      }
+      finish(flight, with: result)
+    }
+  }
+
+  private func finish(_ flight: Flight, with result: Result<Value, any Error>) {
+    let waiters: [CheckedContinuation<Value, any Error>] = lock.withLock {
+      let waiters = Array(flight.waiters.values)
+      flight.waiters = [:]
+      switch result {
+      case .success(let value):
+        keptSequence = StoredSequence.next.add(1)
+        if holdsWeakly, let object = value as AnyObject?, type(of: value) is AnyClass {
+          state = .builtWeakly(WeakBox(object))
+        } else if holdsWeakly {
+          state = .idle
+        } else {
+          state = .built(value)
+        }
+      case .failure:
+        state = .idle
+      }
+      return waiters
+    }
+    for waiter in waiters { waiter.resume(with: result) }
+  }
+
+  private func cancelWait(_ waiter: Int, in flight: Flight) {
+    let cancelled: CheckedContinuation<Value, any Error>?? = lock.withLock {
+      guard let continuation = flight.waiters.removeValue(forKey: waiter) else {
+        // Not registered yet, or resumed already.
+        if waiter < flight.nextWaiter, case .building(let running) = state, running === flight {
+          flight.cancelledEarly.insert(waiter)
+        }
+        return nil
+      }
+      if flight.waiters.isEmpty { flight.task?.cancel() }
+      return .some(continuation)
+    }
+    if case .some(let continuation?) = cancelled { continuation.resume(throwing: CancellationError()) }
+  }
+
+  /// The kept instance, for a container's shutdown; nil while none is.
+  package var keptInstance: Value? {
+    lock.withLock {
+      switch state {
+      case .built(let value): value
+      case .builtWeakly(let box): box.object.map { $0 as! Value }
+      case .idle, .building: nil
+      }
+    }
+  }
+}
+
+extension AsyncBuild: AsyncKeptInstance {
+  package var keptForShutdown: (sequence: Int, instance: Any)? {
+    keptInstance.map { (keptSequence, $0) }
+  }
+}
+
+/// An async build as the engine tracks it across tasks: what it is named in
+/// a cycle's path, and which dependency it builds (two builds of one
+/// transient dependency share the identity).
+package class AsyncBuildNode: @unchecked Sendable {
+  // @unchecked: immutable.
+  package let name: String
+  let identity: AnyHashable
+
+  init(name: String, identity: AnyHashable) {
+    self.name = name
+    self.identity = identity
+  }
+
+  @TaskLocal static var currentFrame: AsyncBuildFrame?
+
+  /// The build the current task runs (its factory, and any child task it
+  /// starts), with the builds that awaited it as parents.
+  static var current: AsyncBuildFrame? { currentFrame }
+}
+
+/// A build as seen from the task that runs its factory: the build, and the
+/// frame of the build that started it.
+final class AsyncBuildFrame: Sendable {
+  let build: AsyncBuildNode
+  let parent: AsyncBuildFrame?
+
+  init(build: AsyncBuildNode, parent: AsyncBuildFrame?) {
+    self.build = build
+    self.parent = parent
+  }
+}
+
+/// A kept async instance a container's shutdown reaches through its handle.
+package protocol AsyncKeptInstance {
+  /// The instance and when it was kept, if it is.
+  var keptForShutdown: (sequence: Int, instance: Any)? { get }
+}

@@ -1,0 +1,113 @@
+/// A dependency built by an `async` factory, as a container hands it out:
+/// await ``value`` for the instance.
+///
+/// Resolving the dependency is synchronous and cheap; building it is not,
+/// so the instance is read with `await`, and reading it from synchronous
+/// code is a compile error. However many tasks await a dependency kept
+/// (singleton, cached, custom-scoped, or weak while someone holds it) before
+/// its first build ends, the factory runs once and none of them blocks a
+/// thread while it waits.
+///
+/// ```swift
+/// extension AppContainer {
+///   var database: AsyncDependency<Database> {
+///     provide(.singleton) { try await Database.open() }
+///   }
+/// }
+///
+/// let database = try await AppContainer.shared.database.value
+/// ```
+///
+/// - A factory that throws keeps nothing: every task that awaited that build
+///   receives the error, and the next read builds again.
+/// - Cancelling a task that awaits ends its wait with `CancellationError`;
+///   the build goes on for the others and its instance is kept. When the
+///   last task awaiting it is cancelled, the build's task is cancelled too:
+///   a factory that stops on cancellation keeps nothing, one that finishes
+///   anyway is kept.
+/// - A factory that awaits, directly or through other async dependencies on
+///   any task, the dependency it builds throws ``DependencyCycleError`` with
+///   the path.
+/// - Inside an override scope (Forge's `withOverrides`, ForgeTesting's
+///   isolation) the instance is built once for that scope and kept with
+///   it, never in the container: the engine does not yet record what an
+///   async factory resolves, so it cannot tell whether the scope's
+///   overrides reach it and treats them as if they did.
+public final class AsyncDependency<Value: Sendable>: Sendable {
+  let build: AsyncBuild<Value>
+  /// Builds for override scopes, by scope.
+  private let scoped = LockedValue<[ObjectIdentifier: ScopedBuild]>([:])
+
+  private struct ScopedBuild {
+    weak var scope: OverrideScope?
+    let build: AsyncBuild<Value>
+  }
+
+  /// A handle whose instance `factory` builds.
+  ///
+  /// - Parameters:
+  ///   - name: names the dependency in messages and in a cycle's path.
+  ///   - identity: the dependency itself, the same for every handle of it
+  ///     (each resolution of a transient one makes a handle).
+  ///   - lifetime: how long the container keeps the instance; a weak one is
+  ///     kept only while someone else holds it.
+  package init(
+    name: String,
+    identity: AnyHashable,
+    lifetime: Lifetime,
+    factory: @escaping @Sendable () async throws -> Value
+  ) {
+    build = AsyncBuild(name: name, identity: identity, holdsWeakly: lifetime == .weak, factory: factory)
+  }
+
+  /// The instance, built by the dependency's factory the first time it is
+  /// awaited (or every time, for a transient one).
+  ///
+  /// ```swift
+  /// let database = try await container.database.value
+  /// ```
+  public var value: Value {
+    get async throws {
+      if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
+        return try await build(for: scope).value()
+      }
+      return try await build.value()
+    }
+  }
+
+  /// The build kept for `scope`, made on first use.
+  private func build(for scope: OverrideScope) -> AsyncBuild<Value> {
+    let id = ObjectIdentifier(scope)
+    return scoped.withValue { builds in
+      if let existing = builds[id], existing.scope === scope { return existing.build }
+      // Scopes that ended leave their builds behind: drop them now.
+      builds = builds.filter { $0.value.scope != nil }
+      let made = build.fresh()
+      builds[id] = ScopedBuild(scope: scope, build: made)
+      return made
+    }
+  }
+}
+
+extension AsyncDependency: AsyncKeptInstance {
+  package var keptForShutdown: (sequence: Int, instance: Any)? { build.keptForShutdown }
+}
+
+/// The identity of an async dependency across the handles made for it: its
+/// container's store and its key there.
+package struct AsyncDependencyIdentity: Hashable, @unchecked Sendable {
+  // @unchecked: `key` wraps a store's key type, which is Sendable.
+  let store: ObjectIdentifier
+  let key: AnyHashable
+
+  package init<Key: SlotKey>(store: SlotStore<Key>, key: Key) {
+    self.store = ObjectIdentifier(store)
+    self.key = AnyHashable(key)
+  }
+}
+
+extension Lifetime {
+  /// The lifetime of the handle of an async dependency with this lifetime:
+  /// a weak one's handle is kept, and holds its instance weakly.
+  package var ofAsyncHandle: Lifetime { self == .weak ? .cached : self }
+}

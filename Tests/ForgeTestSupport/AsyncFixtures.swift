@@ -1,0 +1,107 @@
+import ForgeCore
+
+// Fixtures for async dependencies, the same in every dialect's tests: a gate
+// that factories wait at without blocking a thread, a factory that counts its
+// builds, and many concurrent reads.
+
+/// A gate that async factories wait at until a test opens it. Waiting
+/// suspends the task; no thread is blocked.
+package final class AsyncGate: Sendable {
+  private let state = LockedValue<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+  package init(open: Bool = false) { state.withValue { $0.isOpen = open } }
+
+  package func wait() async {
+    await withCheckedContinuation { continuation in
+      let passes = state.withValue { state in
+        if state.isOpen { return true }
+        state.waiters.append(continuation)
+        return false
+      }
+      if passes { continuation.resume() }
+    }
+  }
+
+  package func open() {
+    let waiters = state.withValue { state in
+      state.isOpen = true
+      defer { state.waiters = [] }
+      return state.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+}
+
+/// What an async factory does in these tests: counts the build, waits at
+/// ``gate``, then throws on the builds ``failing`` names or makes a
+/// ``Thing``.
+package final class AsyncFactory: Sendable {
+  package struct Failed: Error, Equatable {}
+  package let builds = Counter()
+  package let gate: AsyncGate
+  /// How many tasks have started a read, as ``reads(_:_:)`` counts them.
+  package let entered = Counter()
+  private let failing: Set<Int>
+  private let sleepsUntilCancelled: Set<Int>
+
+  /// - Parameters:
+  ///   - failing: the builds (1 is the first) that throw ``Failed``.
+  ///   - sleepsUntilCancelled: the builds that sleep until their task is
+  ///     cancelled, then throw `CancellationError`.
+  package init(open: Bool = true, failing: Set<Int> = [], sleepsUntilCancelled: Set<Int> = []) {
+    gate = AsyncGate(open: open)
+    self.failing = failing
+    self.sleepsUntilCancelled = sleepsUntilCancelled
+  }
+
+  package func make() async throws -> Thing {
+    let build = builds.incremented()
+    if sleepsUntilCancelled.contains(build) { try await Task.sleep(for: .seconds(600)) }
+    await gate.wait()
+    if failing.contains(build) { throw Failed() }
+    return Thing("build \(build)")
+  }
+
+  /// `count` tasks of one task group read at once with `read`; the gate
+  /// opens once every task has started its read, so every read but the
+  /// first waits for a build in progress. More tasks than the machine has
+  /// threads: a read that blocked its thread would stall the others.
+  package func reads(_ count: Int, _ read: @escaping @Sendable () async throws -> Thing) async -> [Result<
+    Thing, any Error
+  >] {
+    async let opened: Void = {
+      while self.entered.count < count { await Task.yield() }
+      // Let the last readers reach their wait.
+      try? await Task.sleep(for: .milliseconds(20))
+      self.gate.open()
+    }()
+    let results = await withTaskGroup(of: Result<Thing, any Error>.self) { group in
+      for _ in 0..<count {
+        group.addTask {
+          self.entered.increment()
+          do { return .success(try await read()) } catch { return .failure(error) }
+        }
+      }
+      var results: [Result<Thing, any Error>] = []
+      for await result in group { results.append(result) }
+      return results
+    }
+    await opened
+    return results
+  }
+}
+
+/// The distinct instances among successful `results`, and the errors.
+package func summary(_ results: [Result<Thing, any Error>]) -> (instances: Int, errors: [any Error]) {
+  let instances = Set(results.compactMap { try? ObjectIdentifier($0.get()) }).count
+  let errors = results.compactMap { result -> (any Error)? in
+    if case .failure(let error) = result { return error }
+    return nil
+  }
+  return (instances, errors)
+}
+
+/// `body`'s value or error.
+package func attempt<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, any Error> {
+  do { return .success(try await body()) } catch { return .failure(error) }
+}

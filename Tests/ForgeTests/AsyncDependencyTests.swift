@@ -1,0 +1,181 @@
+import Forge
+import ForgeTestSupport
+import Testing
+
+final class AsyncContainer: Container, @unchecked Sendable {
+  let factory: AsyncFactory
+  let log = Guarded<[String]>([])
+  init(_ factory: AsyncFactory = AsyncFactory()) { self.factory = factory }
+
+  var shared: AsyncDependency<Thing> { provide(.singleton) { try await self.factory.make() } }
+  var fresh: AsyncDependency<Thing> { provide { try await self.factory.make() } }
+  var cachedThing: AsyncDependency<Thing> { provide(.cached) { try await self.factory.make() } }
+  var label: String { provide { "real" } }
+  /// Async, built from a synchronous dependency.
+  var labelled: AsyncDependency<String> { provide(.singleton) { "\(self.label) \(try await self.shared.value.label)" } }
+
+  var selfNeeding: AsyncDependency<Int> { provide(.singleton) { try await self.selfNeeding.value + 1 } }
+  var transientSelf: AsyncDependency<Int> { provide { try await self.transientSelf.value + 1 } }
+  var left: AsyncDependency<Int> {
+    provide(.singleton) {
+      await self.factory.gate.wait()
+      return try await self.right.value
+    }
+  }
+  var right: AsyncDependency<Int> {
+    provide(.singleton) {
+      await self.factory.gate.wait()
+      return try await self.left.value
+    }
+  }
+
+  var store: StoppablePart { provide(.singleton) { StoppablePart("store", log: self.log) } }
+  var server: AsyncDependency<StoppablePart> {
+    provide(.singleton) {
+      await Task.yield()
+      return StoppablePart("server", log: self.log, [self.store])
+    }
+  }
+}
+
+@Suite("Forge: async dependencies", .timeLimit(.minutes(1)))
+struct AsyncDependencyTests {
+  @Test("64 concurrent first reads of a singleton await one build; none blocks a thread")
+  func singleFlight() async {
+    let container = AsyncContainer(AsyncFactory(open: false))
+    let results = await container.factory.reads(64) { try await container.shared.value }
+    let (instances, errors) = summary(results)
+    #expect(errors.isEmpty)
+    #expect(instances == 1)
+    #expect(container.factory.builds.count == 1)
+    // Kept: a later read builds nothing.
+    _ = try? await container.shared.value
+    #expect(container.factory.builds.count == 1)
+  }
+
+  @Test("a transient builds on every read, a cached one again after resetCached()")
+  func lifetimes() async throws {
+    let container = AsyncContainer()
+    let one = try await container.fresh.value
+    let two = try await container.fresh.value
+    #expect(one !== two)
+    let cached = try await container.cachedThing.value
+    #expect(try await container.cachedThing.value === cached)
+    container.resetCached()
+    #expect(try await container.cachedThing.value !== cached)
+    #expect(container.factory.builds.count == 4)
+  }
+
+  @Test("a build that throws keeps nothing: every waiter gets the error, the next read builds again")
+  func failureRetries() async throws {
+    let container = AsyncContainer(AsyncFactory(open: false, failing: [1]))
+    let results = await container.factory.reads(16) { try await container.shared.value }
+    let (instances, errors) = summary(results)
+    #expect(instances == 0)
+    #expect(errors.count == 16)
+    #expect(errors.allSatisfy { $0 is AsyncFactory.Failed })
+    let thing = try await container.shared.value
+    #expect(thing.label == "build 2")
+    #expect(container.factory.builds.count == 2)
+  }
+
+  @Test("cancelling one waiter ends its wait; the build goes on for the others and is kept")
+  func cancelOneWaiter() async throws {
+    let container = AsyncContainer(AsyncFactory(open: false))
+    let cancelled = Task { try await container.shared.value }
+    let kept = Task { try await container.shared.value }
+    while container.factory.builds.count == 0 { await Task.yield() }
+    cancelled.cancel()
+    await #expect(throws: CancellationError.self) { try await cancelled.value }
+    container.factory.gate.open()
+    let thing = try await kept.value
+    #expect(try await container.shared.value === thing)
+    #expect(container.factory.builds.count == 1)
+  }
+
+  @Test("cancelling the last waiter cancels the build: nothing is kept, the next read builds again")
+  func cancelLastWaiter() async throws {
+    let container = AsyncContainer(AsyncFactory(sleepsUntilCancelled: [1]))
+    let only = Task { try await container.shared.value }
+    while container.factory.builds.count == 0 { await Task.yield() }
+    only.cancel()
+    await #expect(throws: CancellationError.self) { try await only.value }
+    let thing = try await container.shared.value
+    #expect(thing.label == "build 2")
+  }
+
+  @Test("a factory that awaits its own dependency throws the cycle, singleton or transient")
+  func selfCycle() async {
+    let container = AsyncContainer()
+    await #expect(throws: DependencyCycleError(path: ["AsyncContainer.selfNeeding", "AsyncContainer.selfNeeding"])) {
+      try await container.selfNeeding.value
+    }
+    await #expect(
+      throws: DependencyCycleError(path: ["AsyncContainer.transientSelf", "AsyncContainer.transientSelf"])
+    ) {
+      try await container.transientSelf.value
+    }
+  }
+
+  @Test("two builds on two tasks that await each other fail with the cycle instead of waiting forever")
+  func crossTaskCycle() async {
+    let container = AsyncContainer(AsyncFactory(open: false))
+    async let left = attempt { try await container.left.value }
+    async let right = attempt { try await container.right.value }
+    try? await Task.sleep(for: .milliseconds(50))
+    container.factory.gate.open()
+    for result in await [left, right] {
+      #expect(throws: DependencyCycleError.self) { try result.get() }
+    }
+    do {
+      _ = try await container.left.value
+      Issue.record("the cycle resolved")
+    } catch let cycle as DependencyCycleError {
+      #expect(Set(cycle.path) == ["AsyncContainer.left", "AsyncContainer.right"])
+      #expect(cycle.path.first == cycle.path.last)
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+  }
+
+  @Test("an async factory reads synchronous dependencies and awaits async ones")
+  func mixed() async throws {
+    let container = AsyncContainer()
+    #expect(try await container.labelled.value == "real build 1")
+  }
+
+  @Test("an override replaces an async dependency until it is removed")
+  func override() async throws {
+    let container = AsyncContainer()
+    let real = try await container.shared.value
+    container.override(\.shared) { Thing("mock") }
+    #expect(try await container.shared.value.label == "mock")
+    container.removeOverride(for: \.shared)
+    #expect(try await container.shared.value === real)
+  }
+
+  @Test("withOverrides: an async singleton built inside the scope sees its overrides and stays in it")
+  func scopedOverride() async throws {
+    let container = AsyncContainer()
+    let inside = try await container.withOverrides {
+      $0.override(\.label) { "mock" }
+    } run: {
+      let first = try await container.labelled.value
+      #expect(try await container.labelled.value == first)
+      return first
+    }
+    #expect(inside == "mock build 1")
+    // Outside, the container's own instances: `shared` too was built for
+    // the scope (async builds are kept with any scope they run in).
+    #expect(try await container.labelled.value == "real build 2")
+  }
+
+  @Test("shutdown() stops an async instance before what its build resolved")
+  func shutdownOrder() async throws {
+    let container = AsyncContainer()
+    _ = try await container.server.value
+    let report = await container.shutdown()
+    #expect(container.log.withLock { $0 } == ["server", "store"])
+    #expect(report.stopped == ["AsyncContainer.server", "AsyncContainer.store"])
+  }
+}
