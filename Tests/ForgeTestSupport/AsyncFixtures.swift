@@ -105,3 +105,62 @@ package func summary(_ results: [Result<Thing, any Error>]) -> (instances: Int, 
 package func attempt<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, any Error> {
   do { return .success(try await body()) } catch { return .failure(error) }
 }
+
+/// Scenarios every dialect's async tests run, each returning what a test
+/// checks.
+package enum AsyncScenario {
+  /// Two tasks await the first build, held at the factory's gate; the first
+  /// is cancelled, then the gate opens. The cancelled task's result, the
+  /// other's, and a read after both.
+  package static func cancelOneWaiter(
+    _ factory: AsyncFactory,
+    _ read: @escaping @Sendable () async throws -> Thing
+  ) async -> (cancelled: Result<Thing, any Error>, kept: Result<Thing, any Error>, later: Result<Thing, any Error>) {
+    let cancelled = Task { try await read() }
+    let kept = Task { try await read() }
+    while factory.builds.count == 0 { await Task.yield() }
+    // Both waits are registered before the cancellation matters: a task
+    // cancelled before it waits is refused at once, which the test accepts.
+    try? await Task.sleep(for: .milliseconds(20))
+    cancelled.cancel()
+    let cancelledResult = await cancelled.result
+    factory.gate.open()
+    let keptResult = await kept.result
+    return (cancelledResult, keptResult, await attempt(read))
+  }
+
+  /// The only task awaiting the first build (which sleeps until cancelled)
+  /// is cancelled: its result, and a read after it.
+  package static func cancelLastWaiter(
+    _ factory: AsyncFactory,
+    _ read: @escaping @Sendable () async throws -> Thing
+  ) async -> (cancelled: Result<Thing, any Error>, later: Result<Thing, any Error>) {
+    let only = Task { try await read() }
+    while factory.builds.count == 0 { await Task.yield() }
+    only.cancel()
+    let cancelled = await only.result
+    return (cancelled, await attempt(read))
+  }
+
+  /// Two tasks read two dependencies whose factories wait at `gate` and then
+  /// await each other; the gate opens once both builds have started.
+  package static func crossTaskCycle<T: Sendable>(
+    gate: AsyncGate,
+    _ left: @escaping @Sendable () async throws -> T,
+    _ right: @escaping @Sendable () async throws -> T
+  ) async -> [Result<T, any Error>] {
+    async let leftResult = attempt(left)
+    async let rightResult = attempt(right)
+    try? await Task.sleep(for: .milliseconds(50))
+    gate.open()
+    return await [leftResult, rightResult]
+  }
+}
+
+extension Result {
+  /// The error, if this is one.
+  package var error: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}

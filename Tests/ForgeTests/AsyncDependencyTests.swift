@@ -82,26 +82,19 @@ struct AsyncDependencyTests {
   @Test("cancelling one waiter ends its wait; the build goes on for the others and is kept")
   func cancelOneWaiter() async throws {
     let container = AsyncContainer(AsyncFactory(open: false))
-    let cancelled = Task { try await container.shared.value }
-    let kept = Task { try await container.shared.value }
-    while container.factory.builds.count == 0 { await Task.yield() }
-    cancelled.cancel()
-    await #expect(throws: CancellationError.self) { try await cancelled.value }
-    container.factory.gate.open()
-    let thing = try await kept.value
-    #expect(try await container.shared.value === thing)
+    let outcome = await AsyncScenario.cancelOneWaiter(container.factory) { try await container.shared.value }
+    #expect(outcome.cancelled.error is CancellationError)
+    let kept = try outcome.kept.get()
+    #expect(try outcome.later.get() === kept)
     #expect(container.factory.builds.count == 1)
   }
 
   @Test("cancelling the last waiter cancels the build: nothing is kept, the next read builds again")
   func cancelLastWaiter() async throws {
     let container = AsyncContainer(AsyncFactory(sleepsUntilCancelled: [1]))
-    let only = Task { try await container.shared.value }
-    while container.factory.builds.count == 0 { await Task.yield() }
-    only.cancel()
-    await #expect(throws: CancellationError.self) { try await only.value }
-    let thing = try await container.shared.value
-    #expect(thing.label == "build 2")
+    let outcome = await AsyncScenario.cancelLastWaiter(container.factory) { try await container.shared.value }
+    #expect(outcome.cancelled.error is CancellationError)
+    #expect(try outcome.later.get().label == "build 2")
   }
 
   @Test("a factory that awaits its own dependency throws the cycle, singleton or transient")
@@ -120,21 +113,15 @@ struct AsyncDependencyTests {
   @Test("two builds on two tasks that await each other fail with the cycle instead of waiting forever")
   func crossTaskCycle() async {
     let container = AsyncContainer(AsyncFactory(open: false))
-    async let left = attempt { try await container.left.value }
-    async let right = attempt { try await container.right.value }
-    try? await Task.sleep(for: .milliseconds(50))
-    container.factory.gate.open()
-    for result in await [left, right] {
-      #expect(throws: DependencyCycleError.self) { try result.get() }
+    let results = await AsyncScenario.crossTaskCycle(gate: container.factory.gate) {
+      try await container.left.value
+    } _: {
+      try await container.right.value
     }
-    do {
-      _ = try await container.left.value
-      Issue.record("the cycle resolved")
-    } catch let cycle as DependencyCycleError {
-      #expect(Set(cycle.path) == ["AsyncContainer.left", "AsyncContainer.right"])
-      #expect(cycle.path.first == cycle.path.last)
-    } catch {
-      Issue.record("unexpected \(error)")
+    for result in results {
+      let cycle = result.error as? DependencyCycleError
+      #expect(Set(cycle?.path ?? []) == ["AsyncContainer.left", "AsyncContainer.right"])
+      #expect(cycle?.path.first == cycle?.path.last)
     }
   }
 

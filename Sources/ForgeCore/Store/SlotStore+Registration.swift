@@ -201,6 +201,11 @@ extension SlotStore {
 
   /// The types of the registrations named by type (ForgeInject's), in the
   /// order they were first registered.
+  /// Whether a factory was ever registered for `key`.
+  package func isRegistered(_ key: Key) -> Bool {
+    lock.withLock { registrations[key] != nil || registeredKeys.contains(key) }
+  }
+
   package func registeredTypes() -> [Any.Type] {
     lock.withLock {
       registeredKeys.compactMap { key in

@@ -74,6 +74,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
     let chainNote = chain.isEmpty ? nil : "chain: \((chain + [requested]).joined(separator: " → "))"
     switch error {
     case is NotRegistered:
+      if let async = registeredAsync(T.self, chain: chainNote) { return async }
       // Registered as a type that fits, or that T fits: seed 001's
       // "register a concrete type but resolve as a protocol, or vice versa".
       // Every type fits `Any` and every class `AnyObject`: a registration

@@ -1,0 +1,131 @@
+import ForgeCore
+
+extension ForgeContainerProtocol {
+  /// Registers an `async` builder for `T` with `policy`: resolve it with
+  /// ``resolveAsync()``.
+  ///
+  /// However many tasks first resolve a kept `T` at the same time, `builder`
+  /// runs once and none of them blocks a thread while it waits; a builder
+  /// that throws keeps nothing, every waiter receives the error, and the
+  /// next resolution builds again. The builder may resolve synchronous
+  /// registrations and await asynchronous ones.
+  ///
+  /// ```swift
+  /// container.register(with: .singleton) { c async throws in
+  ///   try await Database.open(logger: c.resolve())
+  /// }
+  /// let database: Database = try await container.resolveAsync()
+  /// ```
+  ///
+  /// Only ``ForgeContainer`` builds asynchronously; another conformer
+  /// stops with a message.
+  public func register<T: Sendable>(
+    with policy: ForgeRetainPolicy,
+    builder: @escaping @Sendable (ForgeContainerProtocol) async throws -> T
+  ) {
+    guard let container = self as? ForgeContainer else {
+      fatalError(
+        "ForgeInject: \(ForgeDiagnostic(.missing, "\(String(reflecting: T.self)) has an async builder but \(type(of: self)) cannot run one", reason: "only ForgeContainer builds asynchronously.", fix: "register it with a ForgeContainer."))"
+      )
+    }
+    container.registerAsync(with: policy, builder: builder)
+  }
+
+  /// Resolves the type the call site infers, awaiting its async builder
+  /// when it has one (registered with an `async` builder); a type with a
+  /// synchronous builder is resolved as ``resolve()`` does.
+  ///
+  /// ```swift
+  /// let database: Database = try await container.resolveAsync()
+  /// ```
+  ///
+  /// Not an overload of `resolve()`: in an `async` function Swift prefers an
+  /// `async` overload, and every existing `try container.resolve()` there
+  /// would stop compiling for want of an `await`.
+  public func resolveAsync<T: Sendable>() async throws -> T {
+    guard let container = self as? ForgeContainer else { return try resolve() }
+    return try await container.resolveAsyncRegistered()
+  }
+
+  /// ``resolveAsync()`` for an explicit type.
+  ///
+  /// ```swift
+  /// let database = try await container.resolveAsync(Database.self)
+  /// ```
+  public func resolveAsync<T: Sendable>(_ type: T.Type) async throws -> T {
+    try await resolveAsync()
+  }
+}
+
+extension ForgeContainer {
+  /// The key of `T`'s async registration, apart from its synchronous one.
+  static func asyncKey<T>(_ type: T.Type) -> ObjectIdentifier {
+    ObjectIdentifier(AsyncRegistration<T>.self)
+  }
+
+  func registerAsync<T: Sendable>(
+    with policy: ForgeRetainPolicy,
+    builder: @escaping @Sendable (ForgeContainerProtocol) async throws -> T
+  ) {
+    let lifetime = policy.lifetime
+    do {
+      try store.register(
+        Self.asyncKey(T.self), name: .type(T.self), lifetime: lifetime.ofAsyncHandle,
+        builder: AsyncBuilder(run: builder, lifetime: lifetime), as: AsyncDependency<T>.self
+      ) {
+        bindAsync($0, as: T.self)
+      }
+    } catch {
+      stopRegistering(T.self, error)
+    }
+  }
+
+  /// The factory of handles of `T`'s async builder.
+  func bindAsync<T: Sendable>(_ builder: Any, as type: T.Type) -> (@Sendable () throws -> AsyncDependency<T>)? {
+    guard let registered = builder as? AsyncBuilder<T> else { return nil }
+    let (builder, lifetime) = (registered.run, registered.lifetime)
+    let identity = AsyncDependencyIdentity(store: store, key: Self.asyncKey(T.self))
+    // Weak: the handle lives in this container's store.
+    return { [weak self] in
+      AsyncDependency(name: String(reflecting: T.self), identity: identity, lifetime: lifetime) { [weak self] in
+        guard let self else {
+          throw ForgeContainerError.missingFactoryMethod(
+            ForgeContainerError.subject(String(reflecting: T.self), details: ["its container was released"]))
+        }
+        return try await builder(self)
+      }
+    }
+  }
+
+  func resolveAsyncRegistered<T: Sendable>() async throws -> T {
+    let handle: AsyncDependency<T>
+    do {
+      handle = try store.resolveRegistered(Self.asyncKey(T.self), as: AsyncDependency<T>.self) {
+        bindAsync($0, as: T.self)
+      }
+    } catch is NotRegistered {
+      return try resolve()
+    }
+    return try await handle.value
+  }
+
+  /// The error for a synchronous resolution of `T` when `T` has an async
+  /// builder; nil when it has none.
+  func registeredAsync<T>(_ type: T.Type, chain: String?) -> ForgeContainerError? {
+    guard store.isRegistered(Self.asyncKey(T.self)) else { return nil }
+    return .missingFactoryMethod(
+      ForgeContainerError.subject(
+        String(reflecting: T.self),
+        details: ["registered with an async builder: resolve it with try await container.resolveAsync()", chain]))
+  }
+}
+
+/// An async builder as registered, with the lifetime its handles hold
+/// their instance for.
+struct AsyncBuilder<T: Sendable> {
+  let run: @Sendable (ForgeContainerProtocol) async throws -> T
+  let lifetime: Lifetime
+}
+
+/// Names the key of a type's async registration.
+enum AsyncRegistration<T> {}
