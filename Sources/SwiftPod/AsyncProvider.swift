@@ -1,0 +1,128 @@
+import ForgeCore
+
+/// Knows how to build one dependency with an `async` builder; await
+/// `pod.resolve(_:)` for an instance.
+///
+/// However many tasks first resolve a kept provider at the same time, the
+/// builder runs once and none of them blocks a thread while it waits. A
+/// builder that throws keeps nothing: every waiter receives the error and
+/// the next resolution builds again. The builder may resolve synchronous
+/// providers and await asynchronous ones.
+///
+/// ```swift
+/// let databaseProvider = AsyncProvider { pod in
+///   try await Database.open(logger: pod.resolve(loggerProvider))
+/// }
+///
+/// let database = try await pod.resolve(databaseProvider)
+/// ```
+///
+/// Like ``Provider``, compared by identity, with a cache of its own.
+public final class AsyncProvider<T: Sendable>: Hashable, Sendable {
+  /// How long a pod keeps this provider's instances.
+  public let scope: ProviderScope
+  /// Names the provider in messages (a cycle's path, say); defaults to its type.
+  public let name: String
+  let builder: @Sendable (ProviderResolver) async throws -> T
+  let lifetime: Lifetime
+  /// Where the provider is declared: a failed resolution stops there.
+  let location: CodeLocation
+
+  /// A provider whose instances `builder` builds, kept according to `scope`.
+  public init(
+    _ name: String? = nil,
+    scope: ProviderScope = SingletonScope(),
+    _ builder: @escaping @Sendable (ProviderResolver) async throws -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    self.scope = scope
+    self.name = name ?? "AsyncProvider<\(String(reflecting: T.self))>"
+    self.builder = builder
+    self.lifetime = scope.lifetime
+    self.location = CodeLocation(fileID: fileID, line: line)
+    scope.registerName()
+  }
+
+  public static func == (lhs: AsyncProvider, rhs: AsyncProvider) -> Bool { lhs === rhs }
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension ProviderResolver {
+  /// The instance `provider` stands for, built by its async builder (in a
+  /// builder: the `pod` parameter awaits another async provider).
+  ///
+  /// ```swift
+  /// let repositoryProvider = AsyncProvider { pod in
+  ///   Repository(database: try await pod.resolve(databaseProvider))
+  /// }
+  /// ```
+  public func resolve<T>(_ provider: AsyncProvider<T>) async throws -> T {
+    guard let pod = self as? SwiftPod else {
+      fatalError(
+        "SwiftPod: \(ForgeDiagnostic(.missing, "\(provider.name) is async but \(type(of: self)) cannot build it", reason: "only a SwiftPod builds asynchronously.", fix: "resolve it through a SwiftPod."))",
+        file: provider.location.fileID, line: provider.location.line)
+    }
+    return try await pod.resolveAsync(provider)
+  }
+}
+
+extension SwiftPod {
+  func resolveAsync<T>(_ provider: AsyncProvider<T>) async throws -> T {
+    let key = IdentityKey(provider)
+    let handle = try store.resolveObject(
+      identity: ObjectIdentifier(provider),
+      key: key,
+      lifetime: provider.lifetime.ofAsyncHandle,
+      name: provider.name
+    ) {
+      asyncHandle(provider.name, key: key, lifetime: provider.lifetime, builder: provider.builder)
+    }
+    return try await handle.value
+  }
+
+  /// A handle whose instances `builder` builds with this pod.
+  func asyncHandle<T>(
+    _ name: String,
+    key: IdentityKey,
+    lifetime: Lifetime,
+    builder: @escaping @Sendable (ProviderResolver) async throws -> T
+  ) -> AsyncDependency<T> {
+    // Weak: the handle lives in this pod's store.
+    AsyncDependency(name: name, identity: AsyncDependencyIdentity(store: store, key: key), lifetime: lifetime) {
+      [weak self] in
+      // The pod is gone: nobody is left to use the instance.
+      guard let self else { throw CancellationError() }
+      return try await builder(self)
+    }
+  }
+
+  /// Makes `provider` build with `builder` instead, until
+  /// `removeOverrideProvider(_:)`; its instances are cached under `scope`,
+  /// or the provider's own scope when `scope` is nil.
+  ///
+  /// ```swift
+  /// pod.overrideProvider(databaseProvider) { _ in InMemoryDatabase() }
+  /// ```
+  public func overrideProvider<T>(
+    _ provider: AsyncProvider<T>,
+    with builder: @escaping @Sendable (ProviderResolver) async throws -> T,
+    scope: ProviderScope? = nil
+  ) {
+    let lifetime = (scope ?? provider.scope).lifetime
+    let name = "\(provider.name) (override)"
+    let key = IdentityKey(provider)
+    store.setOverride(key, name: name, lifetime: lifetime.ofAsyncHandle) { [unowned self] in
+      asyncHandle(name, key: key, lifetime: lifetime, builder: builder)
+    }
+  }
+
+  /// Removes the override of `provider`, with anything it cached.
+  ///
+  /// ```swift
+  /// pod.removeOverrideProvider(databaseProvider)
+  /// ```
+  public func removeOverrideProvider<T>(_ provider: AsyncProvider<T>) {
+    store.removeOverride(IdentityKey(provider))
+  }
+}

@@ -1,0 +1,120 @@
+import ForgeTestSupport
+import SwiftPod
+import Testing
+
+@Suite("SwiftPod: async providers", .timeLimit(.minutes(1)))
+struct AsyncProviderTests {
+  @Test("64 concurrent first resolutions await one build; none blocks a thread")
+  func singleFlight() async throws {
+    let factory = AsyncFactory(open: false)
+    let provider = AsyncProvider { _ in try await factory.make() }
+    let pod = SwiftPod()
+    let (instances, errors) = summary(await factory.reads(64) { try await pod.resolve(provider) })
+    #expect(errors.isEmpty)
+    #expect(instances == 1)
+    _ = try await pod.resolve(provider)
+    #expect(factory.builds.count == 1)
+  }
+
+  @Test("a custom scope keeps the instance until it is cleared")
+  func scopes() async throws {
+    let factory = AsyncFactory()
+    let provider = AsyncProvider(scope: GraphProviders.FormScope()) { _ in try await factory.make() }
+    let pod = SwiftPod()
+    let first = try await pod.resolve(provider)
+    #expect(try await pod.resolve(provider) === first)
+    pod.clearCachedInstances(forScope: GraphProviders.FormScope())
+    #expect(try await pod.resolve(provider) !== first)
+  }
+
+  @Test("a builder that throws keeps nothing: every waiter gets the error, the next resolution builds again")
+  func failureRetries() async throws {
+    let factory = AsyncFactory(open: false, failing: [1])
+    let provider = AsyncProvider { _ in try await factory.make() }
+    let pod = SwiftPod()
+    let (instances, errors) = summary(await factory.reads(16) { try await pod.resolve(provider) })
+    #expect(instances == 0)
+    #expect(errors.count == 16 && errors.allSatisfy { $0 is AsyncFactory.Failed })
+    #expect(try await pod.resolve(provider).label == "build 2")
+  }
+
+  @Test("cancelling one waiter ends its wait; cancelling the last cancels the build")
+  func cancellation() async throws {
+    let factory = AsyncFactory(open: false)
+    let provider = AsyncProvider { _ in try await factory.make() }
+    let pod = SwiftPod()
+    let one = await AsyncScenario.cancelOneWaiter(factory) { try await pod.resolve(provider) }
+    #expect(one.cancelled.error is CancellationError)
+    #expect(try one.later.get() === one.kept.get())
+    let sleeping = AsyncFactory(sleepsUntilCancelled: [1])
+    let slow = AsyncProvider { _ in try await sleeping.make() }
+    let last = await AsyncScenario.cancelLastWaiter(sleeping) { try await pod.resolve(slow) }
+    #expect(last.cancelled.error is CancellationError)
+    #expect(try last.later.get().label == "build 2")
+  }
+
+  @Test("cycles: a provider awaiting itself, and two awaiting each other on two tasks")
+  func cycles() async {
+    let gate = AsyncGate()
+    let looping = LoopingProviders()
+    let pod = SwiftPod()
+    let result = await attempt { try await pod.resolve(looping.selfNeeding) }
+    #expect((result.error as? DependencyCycleError)?.path == ["selfNeeding", "selfNeeding"])
+    let pair = LoopingProviders(gate: gate)
+    let results = await AsyncScenario.crossTaskCycle(gate: gate) {
+      try await pod.resolve(pair.left)
+    } _: {
+      try await pod.resolve(pair.right)
+    }
+    for result in results {
+      #expect(Set((result.error as? DependencyCycleError)?.path ?? []) == ["left", "right"])
+    }
+  }
+
+  @Test("an async builder resolves synchronous providers; an override replaces it until removed")
+  func mixedAndOverride() async throws {
+    let number = Provider { _ in 41 }
+    let text = AsyncProvider { pod in "\(pod.resolve(number) + 1)" }
+    let pod = SwiftPod()
+    #expect(try await pod.resolve(text) == "42")
+    pod.overrideProvider(text) { _ in "mock" }
+    #expect(try await pod.resolve(text) == "mock")
+    pod.removeOverrideProvider(text)
+    #expect(try await pod.resolve(text) == "42")
+  }
+
+  @Test("shutdown() stops an async instance before what its builder resolved")
+  func shutdownOrder() async throws {
+    let log = Guarded<[String]>([])
+    let store = Provider("store") { _ in StoppablePart("store", log: log) }
+    let server = AsyncProvider("server") { pod in
+      await Task.yield()
+      return StoppablePart("server", log: log, [pod.resolve(store)])
+    }
+    let pod = SwiftPod()
+    _ = try await pod.resolve(server)
+    #expect(await pod.shutdown().stopped == ["server", "store"])
+  }
+}
+
+/// Providers whose builders await each other, after waiting at `gate`.
+private struct LoopingProviders {
+  let selfNeeding: AsyncProvider<Int>
+  let left: AsyncProvider<Int>
+  let right: AsyncProvider<Int>
+
+  init(gate: AsyncGate = AsyncGate(open: true)) {
+    let later = Guarded<[String: AsyncProvider<Int>]>([:])
+    selfNeeding = AsyncProvider("selfNeeding") { pod in try await pod.resolve(later.withLock { $0["self"]! }) + 1 }
+    left = AsyncProvider("left") { pod in
+      await gate.wait()
+      return try await pod.resolve(later.withLock { $0["right"]! })
+    }
+    let left = left
+    right = AsyncProvider("right") { pod in
+      await gate.wait()
+      return try await pod.resolve(left)
+    }
+    later.withLock { [selfNeeding, right] in $0 = ["self": selfNeeding, "right": right] }
+  }
+}
