@@ -92,6 +92,12 @@ extension Fetcher {
       install(service, UncheckedMake(make))
     }
 
+    /// Adds `install`, run on each fetcher ``done()`` makes.
+    func addInstallation(_ install: @escaping (Fetcher) -> Void) -> Builder {
+      overrides.append(install)
+      return self
+    }
+
     private func install<T>(_ service: Service<T>, _ make: UncheckedMake<T>) -> Builder {
       overrides.append { fetcher in
         // Unowned: the store holding this override belongs to `fetcher`.

@@ -1,0 +1,86 @@
+import ForgeCore
+
+/// A service whose instance an `async` closure makes, once per fetcher;
+/// await `fetcher.fetch(_:)` for it.
+///
+/// However many tasks first fetch it at the same time, the closure runs once
+/// and none of them blocks a thread while it waits. A closure that throws
+/// keeps nothing: every waiter receives the error and the next fetch makes
+/// it again. The closure may fetch synchronous services and await
+/// asynchronous ones.
+///
+/// ```swift
+/// extension AsyncService where T == Database {
+///   static let database = AsyncService { fetcher in
+///     try await Database.open(logger: fetcher.fetch(.logger))
+///   }
+/// }
+///
+/// let database = try await Fetcher.createDefault().fetch(.database)
+/// ```
+public final class AsyncService<T: Sendable>: Sendable {
+  let make: @Sendable (Fetcher) async throws -> T
+  /// Names the service in messages, such as a cycle's path.
+  public let name: String
+
+  /// A service that `make` makes from other services of the same fetcher.
+  public init(_ name: String? = nil, _ make: @escaping @Sendable (Fetcher) async throws -> T) {
+    self.make = make
+    self.name = name ?? "AsyncService<\(String(reflecting: T.self))>"
+  }
+}
+
+extension Fetcher {
+  /// The service's instance, made on the first fetch by its async closure.
+  ///
+  /// ```swift
+  /// let database = try await fetcher.fetch(.database)
+  /// ```
+  public func fetch<T>(_ service: AsyncService<T>) async throws -> T {
+    let key = IdentityKey(service)
+    let handle = try store.resolveObject(
+      identity: ObjectIdentifier(service), key: key, lifetime: .singleton, name: service.name
+    ) {
+      asyncHandle(service.name, key: key, make: service.make)
+    }
+    return try await handle.value
+  }
+
+  /// A handle whose instance `make` makes with this fetcher.
+  func asyncHandle<T>(
+    _ name: String,
+    key: IdentityKey,
+    make: @escaping @Sendable (Fetcher) async throws -> T
+  ) -> AsyncDependency<T> {
+    // Weak: the handle lives in this fetcher's store.
+    AsyncDependency(name: name, identity: AsyncDependencyIdentity(store: store, key: key), lifetime: .singleton) {
+      [weak self] in
+      // The fetcher is gone: nobody is left to use the instance.
+      guard let self else { throw CancellationError() }
+      return try await make(self)
+    }
+  }
+}
+
+extension Fetcher.Builder {
+  /// Makes `service` with `make` instead, once per fetcher.
+  ///
+  /// ```swift
+  /// let fetcher = Fetcher.create()
+  ///   .addOverride(for: .database) { _ in InMemoryDatabase() }
+  ///   .done()
+  /// ```
+  public func addOverride<T>(
+    for service: AsyncService<T>,
+    make: @escaping @Sendable (Fetcher) async throws -> T
+  ) -> Fetcher.Builder {
+    addInstallation { fetcher in
+      let key = IdentityKey(service)
+      let name = "\(service.name) (override)"
+      // Unowned: the store holding this override belongs to `fetcher`.
+      fetcher.store.setOverride(key, name: name, lifetime: .singleton) { [unowned fetcher] in
+        fetcher.asyncHandle(name, key: key, make: make)
+      }
+    }
+  }
+}
