@@ -24,6 +24,17 @@ package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Send
   /// of kept instances: dependents are kept after their dependencies.
   private(set) var keptSequence = 0
 
+  // The tasks waiting for the build in progress. A waiter is admitted under
+  // the lock, then registers its continuation; the build may end, or the
+  // waiter be cancelled, in between.
+  /// Admitted waiters, not yet answered.
+  private var admitted: Set<Int> = []
+  /// The registered continuations of admitted waiters.
+  private var waiters: [Int: CheckedContinuation<Value, any Error>] = [:]
+  /// Answers for admitted waiters that had not registered when they came.
+  private var answers: [Int: Result<Value, any Error>] = [:]
+  private var nextWaiter = 0
+
   private enum State {
     case idle
     case building(Flight)
@@ -31,14 +42,12 @@ package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Send
     case builtWeakly(WeakBox)
   }
 
-  /// The build in progress and who awaits it.
+  /// The build in progress.
   private final class Flight: @unchecked Sendable {
     // @unchecked: only touched while the build's lock is held.
     var task: Task<Void, Never>?
-    var waiters: [Int: CheckedContinuation<Value, any Error>] = [:]
-    /// Waiters cancelled before their continuation was registered.
-    var cancelledEarly: Set<Int> = []
-    var nextWaiter = 0
+    /// Whether its last waiter was cancelled, which cancelled its task.
+    var isAbandoned = false
   }
 
   private final class WeakBox {
@@ -87,13 +96,10 @@ package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Send
       lock.unlock()
       throw DependencyCycleError(path: cycle)
     }
-    let flight: Flight
-    if case .building(let running) = state {
-      flight = running
-    } else {
-      flight = Flight()
+    if case .idle = state {
+      let flight = Flight()
       state = .building(flight)
-      flight.task = startBuild(flight, chain: waiting)
+      flight.task = startBuild(chain: waiting)
     }
     // Builds on other tasks that this one would wait for in a circle; the
     // check and the wait's edge are one step, so two builds that await
@@ -102,22 +108,22 @@ package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Send
       lock.unlock()
       throw DependencyCycleError(path: cycle)
     }
-    let waiter = flight.nextWaiter
-    flight.nextWaiter += 1
+    let waiter = nextWaiter
+    nextWaiter += 1
+    admitted.insert(waiter)
     lock.unlock()
     defer { if let waiting { AsyncWaits.end(waiting.build, waitsFor: self) } }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
-        lock.withLock {
-          if flight.cancelledEarly.remove(waiter) != nil {
-            continuation.resume(throwing: CancellationError())
-          } else {
-            flight.waiters[waiter] = continuation
-          }
+        let answer: Result<Value, any Error>? = lock.withLock {
+          if let answer = answers.removeValue(forKey: waiter) { return answer }
+          waiters[waiter] = continuation
+          return nil
         }
+        if let answer { continuation.resume(with: answer) }
       }
     } onCancel: {
-      cancelWait(waiter, in: flight)
+      cancelWait(waiter)
     }
   }
 
@@ -135,7 +141,8 @@ package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Send
     return nil
   }
 
-  private func startBuild(_ flight: Flight, chain: AsyncBuildFrame?) -> Task<Void, Never> {
+  /// Starts a build in a task of its own. Call with the lock held.
+  private func startBuild(chain: AsyncBuildFrame?) -> Task<Void, Never> {
     let frame = AsyncBuildFrame(build: self, parent: chain)
     return Task {
       let result: Result<Value, any Error>
@@ -144,45 +151,57 @@ package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Send
       } catch {
         result = .failure(error)
       }
-      finish(flight, with: result)
+      finish(with: result, chain: chain)
     }
   }
 
-  private func finish(_ flight: Flight, with result: Result<Value, any Error>) {
-    let waiters: [CheckedContinuation<Value, any Error>] = lock.withLock {
-      let waiters = Array(flight.waiters.values)
-      flight.waiters = [:]
+  private func finish(with result: Result<Value, any Error>, chain: AsyncBuildFrame?) {
+    let answered: [CheckedContinuation<Value, any Error>] = lock.withLock {
+      guard case .building(let flight) = state else { return [] }
+      if case .failure = result, flight.isAbandoned, !admitted.isEmpty {
+        // Cancelled when nobody waited; tasks that came since still do.
+        let next = Flight()
+        state = .building(next)
+        next.task = startBuild(chain: chain)
+        return []
+      }
       switch result {
       case .success(let value):
         keptSequence = StoredSequence.next.add(1)
-        if holdsWeakly, let object = value as AnyObject?, type(of: value) is AnyClass {
-          state = .builtWeakly(WeakBox(object))
-        } else if holdsWeakly {
-          state = .idle
+        if holdsWeakly, type(of: value as Any) is AnyClass {
+          state = .builtWeakly(WeakBox(value as AnyObject))
         } else {
-          state = .built(value)
+          state = holdsWeakly ? .idle : .built(value)
         }
       case .failure:
         state = .idle
       }
-      return waiters
+      var answered: [CheckedContinuation<Value, any Error>] = []
+      for waiter in admitted {
+        if let continuation = waiters.removeValue(forKey: waiter) {
+          answered.append(continuation)
+        } else {
+          answers[waiter] = result
+        }
+      }
+      admitted = []
+      return answered
     }
-    for waiter in waiters { waiter.resume(with: result) }
+    for continuation in answered { continuation.resume(with: result) }
   }
 
-  private func cancelWait(_ waiter: Int, in flight: Flight) {
-    let cancelled: CheckedContinuation<Value, any Error>?? = lock.withLock {
-      guard let continuation = flight.waiters.removeValue(forKey: waiter) else {
-        // Not registered yet, or resumed already.
-        if waiter < flight.nextWaiter, case .building(let running) = state, running === flight {
-          flight.cancelledEarly.insert(waiter)
-        }
-        return nil
+  private func cancelWait(_ waiter: Int) {
+    let cancelled: CheckedContinuation<Value, any Error>? = lock.withLock {
+      guard admitted.remove(waiter) != nil else { return nil }  // answered already
+      let continuation = waiters.removeValue(forKey: waiter)
+      if continuation == nil { answers[waiter] = .failure(CancellationError()) }
+      if admitted.isEmpty, case .building(let flight) = state {
+        flight.isAbandoned = true
+        flight.task?.cancel()
       }
-      if flight.waiters.isEmpty { flight.task?.cancel() }
-      return .some(continuation)
+      return continuation
     }
-    if case .some(let continuation?) = cancelled { continuation.resume(throwing: CancellationError()) }
+    cancelled?.resume(throwing: CancellationError())
   }
 
   /// The kept instance, for a container's shutdown; nil while none is.

@@ -1,0 +1,73 @@
+import ForgeCore
+import ForgeTestSupport
+import Testing
+
+@Suite("ForgeCore: async builds", .timeLimit(.minutes(1)))
+struct AsyncBuildTests {
+  private func dependency(
+    _ name: String = "thing",
+    lifetime: Lifetime = .singleton,
+    _ factory: @escaping @Sendable () async throws -> Thing
+  ) -> AsyncDependency<Thing> {
+    AsyncDependency(name: name, identity: AnyHashable(name), lifetime: lifetime, factory: factory)
+  }
+
+  @Test("a build that ends while waiters are still arriving answers every one of them")
+  func lateWaiters() async {
+    // Each round, a build that ends at once races 32 readers: a waiter
+    // admitted before the end but registered after it must still be
+    // answered, or the round never ends.
+    for _ in 0..<200 {
+      let builds = Counter()
+      let thing = dependency {
+        builds.increment()
+        return Thing()
+      }
+      let ids = await withTaskGroup(of: ObjectIdentifier?.self) { group in
+        for _ in 0..<32 { group.addTask { try? ObjectIdentifier(await thing.value) } }
+        var ids: Set<ObjectIdentifier?> = []
+        for await id in group { ids.insert(id) }
+        return ids
+      }
+      #expect(ids.count == 1 && !ids.contains(nil))
+      #expect(builds.count == 1)
+    }
+  }
+
+  @Test("a task that comes while an abandoned build is ending gets a new build, not the cancellation")
+  func joinsAbandonedBuild() async throws {
+    let gate = AsyncGate()
+    let builds = Counter()
+    let thing = dependency {
+      let build = builds.incremented()
+      if build == 1 {
+        // Stopped by the cancellation, but finishes only once the gate opens.
+        await withTaskCancellationHandler {
+          await gate.wait()
+        } onCancel: {
+        }
+        throw CancellationError()
+      }
+      return Thing("build \(build)")
+    }
+    let first = Task { try await thing.value }
+    while builds.count == 0 { await Task.yield() }
+    first.cancel()
+    #expect(await first.result.error is CancellationError)
+    let second = Task { try await thing.value }
+    try await Task.sleep(for: .milliseconds(20))
+    gate.open()
+    #expect(try await second.value.label == "build 2")
+  }
+
+  @Test("a weak instance is shared while held and rebuilt after")
+  func weak() async throws {
+    let builds = Counter()
+    let thing = dependency(lifetime: .weak) { Thing("build \(builds.incremented())") }
+    var held: Thing? = try await thing.value
+    #expect(try await thing.value === held)
+    held = nil
+    #expect(try await thing.value.label == "build 2")
+    _ = held
+  }
+}
