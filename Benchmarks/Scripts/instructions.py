@@ -9,7 +9,8 @@ exceeded.
     python3 Scripts/instructions.py --markdown # the same, as Markdown tables
     python3 Scripts/instructions.py --today    # what CI runs: instructions held to today's levels
 
-Scenarios: a cached hit, a transient build, and a resolution while an
+Scenarios: a cached hit, a transient build, a cached hit of an async
+dependency awaited from an async context, and a resolution while an
 override is in force (container-wide; `forge-scope`: in a `withOverrides`
 scope), against a hit of the same dialect.
 
@@ -60,6 +61,13 @@ SCOPED_OVERRIDE_RATIO_TODAY = 3.3
 # holds an override to the larger of its ratio and its level.
 OVERRIDE_LEVEL_TODAY = {"forge": 413, "forge-scope": 710}
 OVERRIDE_SYSTEMS = ["forge", "forge-scope", "swiftpod", "fetcher"]
+# Issue 13: a cached hit of an async dependency, awaited, within 2x the
+# synchronous hit of the same dialect. Missed: an awaited call of an async
+# function costs about 350 instructions by itself here (hand-written: a
+# synchronous accessor 113, an async one 459), so CI holds the dialects to
+# today's levels, measured on the commit that added the scenario.
+ASYNC_HIT_RATIO = 2.0
+ASYNC_HIT_LEVEL_TODAY = {"forge": 620, "forgeinject": 765, "swiftpod": 695, "fetcher": 690}
 # Issue 12: recording and tracing cost nothing when off. Instruction counts
 # are exact, but a hit-off process did more before its loop (a validation,
 # a graph); the counts are per operation, so the bound is the hit itself
@@ -163,6 +171,19 @@ def main():
         rows.append(("hit-off", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
         if not ok:
             failures.append(f"hit-off {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
+    hand_async, _ = per_operation("async-hit", "hand")
+    rows.append(("async-hit", "hand-written", hand_async, 0.0, "", ""))
+    for system in DIALECTS:
+        instructions, mallocs = per_operation("async-hit", system)
+        budget = hits[system] * ASYNC_HIT_RATIO
+        limit = f"≤ {budget:.0f} ({ASYNC_HIT_RATIO}× its hit), 0 mallocs"
+        if args.today:
+            budget = ASYNC_HIT_LEVEL_TODAY[system]
+            limit = f"≤ {budget} (today's level; {ASYNC_HIT_RATIO}× its hit is {hits[system] * ASYNC_HIT_RATIO:.0f}), 0 mallocs"
+        ok = instructions <= budget and mallocs == 0
+        rows.append(("async-hit", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
+        if not ok:
+            failures.append(f"async-hit {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
     for system in OVERRIDE_SYSTEMS:
         instructions, mallocs = per_operation("override", system)
         hit = hits["forge" if system == "forge-scope" else system]

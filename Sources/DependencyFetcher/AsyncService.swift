@@ -19,7 +19,7 @@ import ForgeCore
 /// let database = try await Fetcher.createDefault().fetch(.database)
 /// ```
 public final class AsyncService<T: Sendable>: Sendable {
-  let make: @Sendable (Fetcher) async throws -> T
+  @usableFromInline let make: @Sendable (Fetcher) async throws -> T
   /// Names the service in messages, such as a cycle's path.
   public let name: String
 
@@ -36,17 +36,19 @@ extension Fetcher {
   /// ```swift
   /// let database = try await fetcher.fetch(.database)
   /// ```
+  @inlinable @inline(__always)
   public func fetch<T>(_ service: AsyncService<T>) async throws -> T {
-    let key = IdentityKey(service)
+    // Inlinable: a hit is the synchronous hit of the handle, then one load.
     let handle = try store.resolveObject(
-      identity: ObjectIdentifier(service), key: key, lifetime: .singleton, name: service.name
+      identity: ObjectIdentifier(service), key: IdentityKey(service), lifetime: .singleton, name: service.name
     ) {
-      asyncHandle(service.name, key: key, make: service.make)
+      asyncHandle(service.name, key: IdentityKey(service), make: service.make)
     }
     return try await handle.value
   }
 
   /// A handle whose instance `make` makes with this fetcher.
+  @usableFromInline
   func asyncHandle<T>(
     _ name: String,
     key: IdentityKey,

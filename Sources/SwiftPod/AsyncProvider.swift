@@ -23,8 +23,8 @@ public final class AsyncProvider<T: Sendable>: Hashable, Sendable {
   public let scope: ProviderScope
   /// Names the provider in messages (a cycle's path, say); defaults to its type.
   public let name: String
-  let builder: @Sendable (ProviderResolver) async throws -> T
-  let lifetime: Lifetime
+  @usableFromInline let builder: @Sendable (ProviderResolver) async throws -> T
+  @usableFromInline let lifetime: Lifetime
   /// Where the provider is declared: a failed resolution stops there.
   let location: CodeLocation
 
@@ -63,25 +63,32 @@ extension ProviderResolver {
         "SwiftPod: \(ForgeDiagnostic(.missing, "\(provider.name) is async but \(type(of: self)) cannot build it", reason: "only a SwiftPod builds asynchronously.", fix: "resolve it through a SwiftPod."))",
         file: provider.location.fileID, line: provider.location.line)
     }
-    return try await pod.resolveAsync(provider)
+    return try await pod.resolve(provider)
   }
 }
 
 extension SwiftPod {
-  func resolveAsync<T>(_ provider: AsyncProvider<T>) async throws -> T {
-    let key = IdentityKey(provider)
+  /// The instance `provider` stands for, built by its async builder.
+  ///
+  /// ```swift
+  /// let database = try await pod.resolve(databaseProvider)
+  /// ```
+  @inlinable @inline(__always)
+  public func resolve<T>(_ provider: AsyncProvider<T>) async throws -> T {
+    // Inlinable: a hit is the synchronous hit of the handle, then one load.
     let handle = try store.resolveObject(
       identity: ObjectIdentifier(provider),
-      key: key,
+      key: IdentityKey(provider),
       lifetime: provider.lifetime.ofAsyncHandle,
       name: provider.name
     ) {
-      asyncHandle(provider.name, key: key, lifetime: provider.lifetime, builder: provider.builder)
+      asyncHandle(provider.name, key: IdentityKey(provider), lifetime: provider.lifetime, builder: provider.builder)
     }
     return try await handle.value
   }
 
   /// A handle whose instances `builder` builds with this pod.
+  @usableFromInline
   func asyncHandle<T>(
     _ name: String,
     key: IdentityKey,

@@ -11,6 +11,8 @@ final class AsyncContainer: Container, @unchecked Sendable {
   var fresh: AsyncDependency<Thing> { provide { try await self.factory.make() } }
   var cachedThing: AsyncDependency<Thing> { provide(.cached) { try await self.factory.make() } }
   var label: String { provide { "real" } }
+  /// A factory that does not await.
+  var immediate: AsyncDependency<Thing> { provide(.singleton) { Thing("immediate") } }
   /// Async, built from a synchronous dependency.
   var labelled: AsyncDependency<String> { provide(.singleton) { "\(self.label) \(try await self.shared.value.label)" } }
 
@@ -129,6 +131,14 @@ struct AsyncDependencyTests {
   func mixed() async throws {
     let container = AsyncContainer()
     #expect(try await container.labelled.value == "real build 1")
+  }
+
+  @Test("a factory that does not await still declares an async dependency")
+  func immediate() async throws {
+    let container = AsyncContainer()
+    let thing = try await container.immediate.value
+    #expect(thing.label == "immediate")
+    #expect(try await container.immediate.value === thing)
   }
 
   @Test("an override replaces an async dependency until it is removed")

@@ -9,6 +9,7 @@
 //
 // Only the Forge modules: no peers and no harness, so it builds quickly
 // and its counts are ours alone.
+import Dispatch
 import DependencyFetcher
 import Forge
 import ForgeInject
@@ -34,6 +35,7 @@ final class InstructionContainer: Container, @unchecked Sendable {
   var transientLeaf: TransientLeaf { provide(.transient) { TransientLeaf() } }
   func scaled(_ index: Int) -> Leaf { provide(.singleton, key: Self.keys[index]) { Leaf() } }
   static let keys = (0..<20_000).map { "leaf\($0)" }
+  var asyncLeaf: AsyncDependency<Leaf> { provide(.singleton) { Leaf() } }
 }
 
 let podLeaf = Provider { _ in Leaf() }
@@ -42,6 +44,9 @@ let podTransientLeaf = Provider(scope: AlwaysCreateNewScope()) { _ in TransientL
 extension Service where T == Leaf {
   static let instructionLeaf = Service { Leaf() }
 }
+
+let podAsyncLeaf = AsyncProvider { _ in Leaf() }
+let asyncServiceLeaf = AsyncService { _ in Leaf() }
 
 /// Where results go, so that the optimiser cannot drop a resolution.
 nonisolated(unsafe) var sink: AnyObject?  // written by the one thread that runs
@@ -78,6 +83,31 @@ func switchedOff<Container: AnyObject>(
   return container
 }
 
+// A cached hit of an async dependency, awaited from an async context; by
+// hand, an async accessor of a stored `let`.
+@inline(never) func asyncHitHand(_ container: HandContainer) async throws -> Leaf { container.leaf }
+@inline(never) func asyncHitForge(_ container: InstructionContainer) async throws -> Leaf {
+  try await container.asyncLeaf.value
+}
+@inline(never) func asyncHitForgeInject(_ container: ForgeContainer) async throws -> Leaf {
+  try await container.resolveAsync()
+}
+@inline(never) func asyncHitSwiftPod(_ pod: SwiftPod) async throws -> Leaf { try await pod.resolve(podAsyncLeaf) }
+@inline(never) func asyncHitFetcher(_ fetcher: Fetcher) async throws -> Leaf {
+  try await fetcher.fetch(asyncServiceLeaf)
+}
+
+/// Runs `loop` in a task and blocks the main thread until it ends, without
+/// spinning: the instructions counted are the loop's.
+func runAsync(_ loop: @escaping @Sendable () async throws -> Void) {
+  let done = DispatchSemaphore(value: 0)
+  Task {
+    do { try await loop() } catch { fail("\(error)") }
+    done.signal()
+  }
+  done.wait()
+}
+
 @inline(never) func transientHand() -> TransientLeaf { TransientLeaf() }
 @inline(never) func transientForge(_ container: InstructionContainer) -> TransientLeaf { container.transientLeaf }
 @inline(never) func transientForgeInject(_ container: ForgeContainer) -> TransientLeaf { try! container.resolve() }
@@ -96,7 +126,7 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
-  fail("usage: forge-instructions hit|hit-off|transient|override|scale SYSTEM N")
+  fail("usage: forge-instructions hit|hit-off|async-hit|transient|override|scale SYSTEM N")
 }
 let scenario = arguments[1]
 let system = arguments[2]
@@ -159,6 +189,17 @@ case ("override", "swiftpod"):
 case ("override", "fetcher"):
   let overridden = Fetcher.create().addOverride(for: .instructionLeaf, instance: mockLeaf).done()
   for _ in 0..<count { blackHole(overrideFetcher(overridden)) }
+case ("async-hit", "hand"):
+  runAsync { [hand] in for _ in 0..<count { blackHole(try await asyncHitHand(hand)) } }
+case ("async-hit", "forge"):
+  runAsync { [container] in for _ in 0..<count { blackHole(try await asyncHitForge(container)) } }
+case ("async-hit", "forgeinject"):
+  forgeInject.register(with: .singleton) { _ async in Leaf() }
+  runAsync { [forgeInject] in for _ in 0..<count { blackHole(try await asyncHitForgeInject(forgeInject)) } }
+case ("async-hit", "swiftpod"):
+  runAsync { [pod] in for _ in 0..<count { blackHole(try await asyncHitSwiftPod(pod)) } }
+case ("async-hit", "fetcher"):
+  runAsync { [fetcher] in for _ in 0..<count { blackHole(try await asyncHitFetcher(fetcher)) } }
 case ("transient", "hand"): for _ in 0..<count { blackHole(transientHand()) }
 case ("transient", "forge"): for _ in 0..<count { blackHole(transientForge(container)) }
 case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForgeInject(forgeInject)) }

@@ -27,6 +27,7 @@ extension Container {
   ///   - line: the declaring line; leave the default.
   ///   - factory: builds the instance.
   ///   - preview: builds the instance in Xcode Previews; never kept.
+  @inlinable @inline(__always)
   public func provide<T: Sendable>(
     _ scope: Scope = .transient,
     key: String = #function,
@@ -36,12 +37,63 @@ extension Container {
     preview: (@Sendable () async throws -> T)? = nil
   ) -> AsyncDependency<T> {
     let declaration = DeclarationKey(key, file: fileID, line: line)
-    let handle = { (factory: @escaping @Sendable () async throws -> T) in
-      self.asyncHandle(declaration, lifetime: scope.lifetime, factory: factory)
-    }
-    return provide(
-      scope, key: key, fileID: fileID, line: line, { handle(factory) },
-      preview: preview.map { preview in { handle(preview) } })
+    if let kept: AsyncDependency<T> = publishedHandle(scope, declaration, hasPreview: preview != nil) { return kept }
+    return provideAsyncResolving(scope, key: declaration, factory, preview: preview)
+  }
+
+  /// The kept handle of `declaration`, when a published read finds it.
+  /// Inlinable, like the synchronous `provide`: a kept handle is one
+  /// published read in the caller.
+  @inlinable @inline(__always)
+  final func publishedHandle<T: Sendable>(
+    _ scope: Scope,
+    _ declaration: DeclarationKey,
+    hasPreview: Bool
+  ) -> AsyncDependency<T>? {
+    guard scope != .transient, !hasPreview || !PreviewMode.mightBeActive,
+      let read = store.beginPublishedRead(bits: declaration.identityBits, as: AsyncDependency<T>.self)
+    else { return nil }
+    return read.take(AsyncDependency<T>.self)
+  }
+
+  /// The async `provide` past the published read, out of line.
+  @usableFromInline
+  final func provideAsyncResolving<T: Sendable>(
+    _ scope: Scope,
+    key: DeclarationKey,
+    _ factory: @escaping @Sendable () async throws -> T,
+    preview: (@Sendable () async throws -> T)?
+  ) -> AsyncDependency<T> {
+    let lifetime = scope.lifetime
+    return provideResolving(
+      scope, key: key, { self.asyncHandle(key, lifetime: lifetime, factory: factory) },
+      preview: preview.map { preview in { self.asyncHandle(key, lifetime: lifetime, factory: preview) } })
+  }
+
+  /// The async `provide(_:key:fileID:line:_:preview:)` for a factory
+  /// that does not await (a stand-in, say): the property is still read with
+  /// `await`.
+  ///
+  /// Without this overload, a factory that does not await would fit the
+  /// synchronous `provide`, whose factory returns `Any`, and the property
+  /// would stop with a type mismatch.
+  ///
+  /// ```swift
+  /// var clock: AsyncDependency<Clock> { provide(.singleton) { SystemClock() } }
+  /// ```
+  @inlinable @inline(__always)
+  public func provide<T: Sendable>(
+    _ scope: Scope = .transient,
+    key: String = #function,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ factory: @escaping @Sendable () throws -> T,
+    preview: (@Sendable () async throws -> T)? = nil
+  ) -> AsyncDependency<T> {
+    // Inlinable: a kept handle is one published read in the caller.
+    let declaration = DeclarationKey(key, file: fileID, line: line)
+    if let kept: AsyncDependency<T> = publishedHandle(scope, declaration, hasPreview: preview != nil) { return kept }
+    return provideAsyncResolving(scope, key: declaration, { try factory() }, preview: preview)
   }
 
   /// A handle of the async dependency declared by `key`, whose instances

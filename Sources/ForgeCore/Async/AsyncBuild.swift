@@ -1,3 +1,5 @@
+import CForgeAtomics
+
 /// One async dependency's builds: at most one runs at a time, and every task
 /// that asks while it runs awaits that one build without blocking a thread.
 ///
@@ -13,13 +15,23 @@
 /// next resolution builds again. A build that awaits, directly or through
 /// other async builds on any task, the dependency it is building throws
 /// ``DependencyCycleError`` with the path instead of waiting for itself.
-package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Sendable {
+@usableFromInline package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Sendable {
   // @unchecked: `state` and every waiter are only touched while `lock` is
-  // held; `factory`, `name`, `identity` and `holdsWeakly` are immutable.
+  // held; `factory`, `name`, `identity` and `holdsWeakly` are immutable;
+  // `publishedCell` is written once, with release, and read with acquire.
   private let factory: @Sendable () async throws -> Value
   private let holdsWeakly: Bool
   private let lock = ConditionLock()
   private var state = State.idle
+  /// The kept instance, boxed, once a build keeps one for good (not a weak
+  /// one): what a hit reads without the lock. Set once, never cleared; a
+  /// reset drops the whole handle instead.
+  @usableFromInline let publishedCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+
+  @usableFromInline final class Published {
+    @usableFromInline let value: Value
+    init(_ value: Value) { self.value = value }
+  }
   /// When the finished build's instance was kept, in the process-wide order
   /// of kept instances: dependents are kept after their dependencies.
   private(set) var keptSequence = 0
@@ -66,7 +78,21 @@ package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Send
   ) {
     self.factory = factory
     self.holdsWeakly = holdsWeakly
+    publishedCell = .allocate(capacity: 1)
+    publishedCell.initialize(to: nil)
     super.init(name: name, identity: identity)
+  }
+
+  deinit {
+    if let published = publishedCell.pointee { Unmanaged<Published>.fromOpaque(published).release() }
+    publishedCell.deallocate()
+  }
+
+  /// The kept instance, without the lock, once a build kept it for good.
+  @inlinable
+  package func publishedValue() -> Value? {
+    guard let published = forge_load_acquire(publishedCell) else { return nil }
+    return Unmanaged<Published>.fromOpaque(published).takeUnretainedValue().value
   }
 
   /// A build of the same dependency with nothing kept yet.
@@ -170,8 +196,11 @@ package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Send
         keptSequence = StoredSequence.next.add(1)
         if holdsWeakly, type(of: value as Any) is AnyClass {
           state = .builtWeakly(WeakBox(value as AnyObject))
+        } else if holdsWeakly {
+          state = .idle
         } else {
-          state = holdsWeakly ? .idle : .built(value)
+          state = .built(value)
+          forge_store_release(publishedCell, Unmanaged.passRetained(Published(value)).toOpaque())
         }
       case .failure:
         state = .idle
@@ -225,7 +254,7 @@ extension AsyncBuild: AsyncKeptInstance {
 /// An async build as the engine tracks it across tasks: what it is named in
 /// a cycle's path, and which dependency it builds (two builds of one
 /// transient dependency share the identity).
-package class AsyncBuildNode: @unchecked Sendable {
+@usableFromInline package class AsyncBuildNode: @unchecked Sendable {
   // @unchecked: immutable.
   package let name: String
   let identity: AnyHashable

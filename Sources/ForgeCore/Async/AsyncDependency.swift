@@ -34,7 +34,7 @@
 ///   async factory resolves, so it cannot tell whether the scope's
 ///   overrides reach it and treats them as if they did.
 public final class AsyncDependency<Value: Sendable>: Sendable {
-  let build: AsyncBuild<Value>
+  @usableFromInline let build: AsyncBuild<Value>
   /// Builds for override scopes, by scope.
   private let scoped = LockedValue<[ObjectIdentifier: ScopedBuild]>([:])
 
@@ -66,13 +66,23 @@ public final class AsyncDependency<Value: Sendable>: Sendable {
   /// ```swift
   /// let database = try await container.database.value
   /// ```
+  @inlinable @inline(__always)
   public var value: Value {
     get async throws {
-      if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
-        return try await build(for: scope).value()
-      }
-      return try await build.value()
+      // Inlinable: a hit is two loads in the caller, with no async frame.
+      if Gates.activeOverrideScopes.value == 0, let value = build.publishedValue() { return value }
+      return try await unpublishedValue()
     }
+  }
+
+  /// ``value`` past the hit: in an override scope, being built, weak, or
+  /// not built yet.
+  @usableFromInline
+  func unpublishedValue() async throws -> Value {
+    if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
+      return try await build(for: scope).value()
+    }
+    return try await build.value()
   }
 
   /// The build kept for `scope`, made on first use.
@@ -109,5 +119,6 @@ package struct AsyncDependencyIdentity: Hashable, @unchecked Sendable {
 extension Lifetime {
   /// The lifetime of the handle of an async dependency with this lifetime:
   /// a weak one's handle is kept, and holds its instance weakly.
+  @inlinable
   package var ofAsyncHandle: Lifetime { self == .weak ? .cached : self }
 }

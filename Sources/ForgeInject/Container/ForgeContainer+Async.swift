@@ -44,7 +44,7 @@ extension ForgeContainerProtocol {
   /// would stop compiling for want of an `await`.
   public func resolveAsync<T: Sendable>() async throws -> T {
     guard let container = self as? ForgeContainer else { return try resolve() }
-    return try await container.resolveAsyncRegistered()
+    return try await container.resolveAsync()
   }
 
   /// ``resolveAsync()`` for an explicit type.
@@ -59,6 +59,7 @@ extension ForgeContainerProtocol {
 
 extension ForgeContainer {
   /// The key of `T`'s async registration, apart from its synchronous one.
+  @usableFromInline
   static func asyncKey<T>(_ type: T.Type) -> ObjectIdentifier {
     ObjectIdentifier(AsyncRegistration<T>.self)
   }
@@ -81,6 +82,7 @@ extension ForgeContainer {
   }
 
   /// The factory of handles of `T`'s async builder.
+  @usableFromInline
   func bindAsync<T: Sendable>(_ builder: Any, as type: T.Type) -> (@Sendable () throws -> AsyncDependency<T>)? {
     guard let registered = builder as? AsyncBuilder<T> else { return nil }
     let (builder, lifetime) = (registered.run, registered.lifetime)
@@ -97,7 +99,15 @@ extension ForgeContainer {
     }
   }
 
-  func resolveAsyncRegistered<T: Sendable>() async throws -> T {
+  /// ``ForgeContainerProtocol/resolveAsync()``, specialised for a
+  /// `ForgeContainer` (no cast of the container).
+  ///
+  /// ```swift
+  /// let database: Database = try await container.resolveAsync()
+  /// ```
+  @inlinable @inline(__always)
+  public func resolveAsync<T: Sendable>() async throws -> T {
+    // Inlinable: a hit is the synchronous hit of the handle, then one load.
     let handle: AsyncDependency<T>
     do {
       handle = try store.resolveRegistered(Self.asyncKey(T.self), as: AsyncDependency<T>.self) {
@@ -107,6 +117,12 @@ extension ForgeContainer {
       return try resolve()
     }
     return try await handle.value
+  }
+
+  /// ``resolveAsync()`` for an explicit type.
+  @inlinable
+  public func resolveAsync<T: Sendable>(_ type: T.Type) async throws -> T {
+    try await resolveAsync()
   }
 
   /// The error for a synchronous resolution of `T` when `T` has an async
@@ -128,4 +144,4 @@ struct AsyncBuilder<T: Sendable> {
 }
 
 /// Names the key of a type's async registration.
-enum AsyncRegistration<T> {}
+@usableFromInline enum AsyncRegistration<T> {}
