@@ -17,8 +17,13 @@ protocol TaskStore: Sendable {
   func all(owner: String) -> [TaskItem]
 }
 
-final class InMemoryTaskStore: TaskStore {
+final class InMemoryTaskStore: TaskStore, GracefulShutdown {
   private let items = Locked<[TaskItem]>([])
+
+  /// At shutdown: a real store would flush to disk here.
+  func shutdown() async throws {
+    print("  [tasks] store flushed \(items.current.count) tasks")
+  }
 
   func insert(owner: String, title: String) -> TaskItem {
     items.withLock { items in

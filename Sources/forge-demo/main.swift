@@ -47,6 +47,10 @@ try screen.service.complete(1)
 print("  \(user.name)'s list (view model built for \(screen.list.createdFor)):")
 for line in try screen.list.render() { print("    \(line)") }
 
+section("Archiving, with an archive that opens asynchronously")
+let archive = try await archiveFinishedTasks()
+print("  \(try screen.service.tasks().count) tasks awaited one archive; archived: \(archive.all)")
+
 section("Analytics")
 print("  events: \(AnalyticsContainer.shared.analytics.events.joined(separator: ", "))")
 
@@ -116,6 +120,10 @@ validateEverything(reminders: reminderContainer, pod: pod, fetcher: fetcher)
 
 section("The graph")
 writeGraph()
+
+section("Shutting down, dependents first")
+let report = await TasksContainer.shared.shutdown()
+print("  \(report)")
 
 print("\nDone.")
 
