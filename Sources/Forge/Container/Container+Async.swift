@@ -96,6 +96,36 @@ extension Container {
     return provideAsyncResolving(scope, key: declaration, { try factory() }, preview: preview)
   }
 
+  /// Declares a dependency whose factory runs on the main actor: read its
+  /// ``MainActorDependency/value`` synchronously on the main actor, and with
+  /// `await` anywhere else.
+  ///
+  /// ```swift
+  /// extension AppContainer {
+  ///   var settings: MainActorDependency<SettingsViewModel> {
+  ///     provide(.singleton) { @MainActor in SettingsViewModel() }
+  ///   }
+  /// }
+  /// ```
+  public func provide<T>(
+    _ scope: Scope = .transient,
+    key: String = #function,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ factory: @escaping @MainActor @Sendable () -> T
+  ) -> MainActorDependency<T> {
+    let declaration = DeclarationKey(key, file: fileID, line: line)
+    let lifetime = scope.lifetime
+    return provide(scope, key: key, fileID: fileID, line: line) {
+      MainActorDependency(
+        name: self.dependencyName(declaration),
+        identity: AsyncDependencyIdentity(store: self.store, key: declaration),
+        lifetime: lifetime,
+        factory: factory
+      )
+    }
+  }
+
   /// A handle of the async dependency declared by `key`, whose instances
   /// `factory` builds.
   func asyncHandle<T: Sendable>(
@@ -139,6 +169,31 @@ extension OverridableContainer {
     let name = "\(String(describing: Self.self)).\(keyPath) (override)"
     let identity = ObjectIdentifier(keyPath)
     return { AsyncDependency(name: name, identity: AnyHashable(identity), lifetime: .transient, factory: factory) }
+  }
+}
+
+extension OverridableContainer {
+  /// Replaces a main-actor dependency for every caller until
+  /// ``removeOverride(for:)``; each resolution of the property gets a
+  /// handle whose instance `factory` builds on the main actor.
+  ///
+  /// ```swift
+  /// container.override(\.settings) { @MainActor in SettingsViewModel(preview: true) }
+  /// ```
+  public func override<T>(
+    _ keyPath: KeyPath<Self, MainActorDependency<T>>,
+    with factory: @escaping @MainActor @Sendable () -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    let name = "\(String(describing: Self.self)).\(keyPath) (override)"
+    let identity = ObjectIdentifier(keyPath)
+    override(
+      keyPath,
+      with: {
+        MainActorDependency(name: name, identity: AnyHashable(identity), lifetime: .transient, factory: factory)
+      },
+      fileID: fileID, line: line)
   }
 }
 

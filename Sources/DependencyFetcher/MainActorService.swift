@@ -1,0 +1,50 @@
+import ForgeCore
+
+/// A service made on the main actor (a view model, a UI service), once per
+/// fetcher: fetch it on the main actor synchronously, and with `await`
+/// anywhere else.
+///
+/// ```swift
+/// extension MainActorService where T == SettingsViewModel {
+///   static let settings = MainActorService { fetcher in SettingsViewModel(store: fetcher.fetch(.store)) }
+/// }
+///
+/// @MainActor func show(fetcher: Fetcher) { _ = fetcher.fetch(.settings) }
+/// ```
+public final class MainActorService<T>: Sendable {
+  let make: @MainActor @Sendable (Fetcher) -> T
+  /// Names the service in messages, such as a cycle's path.
+  public let name: String
+
+  /// A service that `make` makes on the main actor from other services of
+  /// the same fetcher.
+  public init(_ name: String? = nil, _ make: @escaping @MainActor @Sendable (Fetcher) -> T) {
+    self.make = make
+    self.name = name ?? "MainActorService<\(String(reflecting: T.self))>"
+  }
+}
+
+extension Fetcher {
+  /// The service's instance, made on the main actor on the first fetch.
+  ///
+  /// ```swift
+  /// let settings = fetcher.fetch(.settings)   // on the main actor
+  /// ```
+  @MainActor
+  public func fetch<T>(_ service: MainActorService<T>) -> T {
+    let key = IdentityKey(service)
+    let handle: MainActorDependency<T>
+    do {
+      handle = try store.resolveObject(
+        identity: ObjectIdentifier(service), key: key, lifetime: .singleton, name: service.name
+      ) {
+        MainActorDependency(
+          name: service.name, identity: AsyncDependencyIdentity(store: store, key: key), lifetime: .singleton
+        ) { [unowned self] in service.make(self) }
+      }
+    } catch {
+      fatalError("DependencyFetcher: \(ForgeDiagnostic.of(error))")
+    }
+    return handle.value
+  }
+}

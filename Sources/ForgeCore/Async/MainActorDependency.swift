@@ -1,0 +1,127 @@
+/// A dependency whose factory runs on the main actor (a view model, a UI
+/// service), as a container hands it out: read ``value`` on the main actor
+/// synchronously, and from anywhere else with `await` — Swift hops to the
+/// main actor for you.
+///
+/// Reading it synchronously from code that is not on the main actor is a
+/// compile error. The factory runs once per kept instance: every read is on
+/// the main actor, one at a time.
+///
+/// ```swift
+/// extension AppContainer {
+///   var settings: MainActorDependency<SettingsViewModel> {
+///     provide(.singleton) { @MainActor in SettingsViewModel(store: self.store) }
+///   }
+/// }
+///
+/// @MainActor func showSettings() {
+///   let model = AppContainer.shared.settings.value     // on the main actor: synchronous
+/// }
+/// func prefetch() async {
+///   _ = await AppContainer.shared.settings.value.title  // elsewhere: one hop
+/// }
+/// ```
+///
+/// A factory that reads its own dependency, directly or through other
+/// main-actor dependencies, stops the program with the cycle's path. Inside
+/// an override scope the instance is built once for that scope, as an
+/// ``AsyncDependency``'s is.
+public final class MainActorDependency<Value>: @unchecked Sendable {
+  // @unchecked: `identity` is immutable (an AnyHashable of a Sendable key);
+  // the mutable state is isolated to the main actor.
+  private let factory: @MainActor @Sendable () -> Value
+  private let name: String
+  private let identity: AnyHashable
+  private let holdsWeakly: Bool
+  @MainActor private var kept: Kept?
+  /// Instances built for override scopes, by scope.
+  @MainActor private var scoped: [ObjectIdentifier: (scope: WeakScope, kept: Kept)] = [:]
+
+  private enum Kept {
+    case strong(Value)
+    case weak(WeakObject)
+
+    var value: Value? {
+      switch self {
+      case .strong(let value): value
+      case .weak(let box): box.object.map { $0 as! Value }
+      }
+    }
+  }
+
+  private final class WeakObject {
+    weak var object: AnyObject?
+    init(_ object: AnyObject) { self.object = object }
+  }
+
+  private struct WeakScope {
+    weak var scope: OverrideScope?
+  }
+
+  /// A handle whose instance `factory` builds on the main actor.
+  ///
+  /// - Parameters:
+  ///   - name: names the dependency in messages and in a cycle's path.
+  ///   - identity: the dependency itself, the same for every handle of it.
+  ///   - lifetime: how long the container keeps the instance; a weak one is
+  ///     kept only while someone else holds it.
+  package init(
+    name: String,
+    identity: AnyHashable,
+    lifetime: Lifetime,
+    factory: @escaping @MainActor @Sendable () -> Value
+  ) {
+    self.factory = factory
+    self.name = name
+    self.identity = identity
+    self.holdsWeakly = lifetime == .weak
+  }
+
+  /// The instance, built on the main actor the first time it is read (or
+  /// every time, for a transient dependency).
+  @MainActor
+  public var value: Value {
+    if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
+      return scopedValue(for: scope)
+    }
+    if let value = kept?.value { return value }
+    let value = build()
+    kept = keep(value)
+    return value
+  }
+
+  @MainActor
+  private func scopedValue(for scope: OverrideScope) -> Value {
+    let id = ObjectIdentifier(scope)
+    if let entry = scoped[id], entry.scope.scope === scope, let value = entry.kept.value { return value }
+    let value = build()
+    scoped = scoped.filter { $0.value.scope.scope != nil }
+    if let kept = keep(value) { scoped[id] = (WeakScope(scope: scope), kept) }
+    return value
+  }
+
+  @MainActor
+  private func keep(_ value: Value) -> Kept? {
+    guard holdsWeakly else { return .strong(value) }
+    guard type(of: value as Any) is AnyClass else { return nil }
+    return .weak(WeakObject(value as AnyObject))
+  }
+
+  /// Runs the factory on the main actor's chain of builds; a dependency
+  /// already on it closes a cycle, which stops the program with its path.
+  @MainActor
+  private func build() -> Value {
+    if let start = MainActorBuilds.chain.firstIndex(where: { $0.identity == identity }) {
+      let path = MainActorBuilds.chain[start...].map(\.name) + [name]
+      fatalError("ForgeCore: \(DependencyCycleError(path: path).diagnostic)")
+    }
+    MainActorBuilds.chain.append((identity, name))
+    defer { MainActorBuilds.chain.removeLast() }
+    return factory()
+  }
+}
+
+/// The main-actor dependencies being built, outermost first.
+@MainActor enum MainActorBuilds {
+  static var chain: [(identity: AnyHashable, name: String)] = []
+}

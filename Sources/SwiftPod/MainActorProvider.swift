@@ -1,0 +1,64 @@
+import ForgeCore
+
+/// Knows how to build one dependency on the main actor (a view model, a UI
+/// service): resolve it on the main actor synchronously, and with `await`
+/// anywhere else.
+///
+/// ```swift
+/// let settingsProvider = MainActorProvider { pod in SettingsViewModel(store: pod.resolve(storeProvider)) }
+///
+/// @MainActor func show(pod: SwiftPod) { _ = pod.resolve(settingsProvider) }
+/// func prefetch(pod: SwiftPod) async { _ = await pod.resolve(settingsProvider).title }
+/// ```
+///
+/// Like ``Provider``, compared by identity, with a cache of its own.
+public final class MainActorProvider<T>: Hashable, Sendable {
+  /// How long a pod keeps this provider's instances.
+  public let scope: ProviderScope
+  /// Names the provider in messages (a cycle's path, say); defaults to its type.
+  public let name: String
+  let builder: @MainActor @Sendable (ProviderResolver) -> T
+  let lifetime: Lifetime
+
+  /// A provider whose instances `builder` builds on the main actor, kept
+  /// according to `scope`.
+  public init(
+    _ name: String? = nil,
+    scope: ProviderScope = SingletonScope(),
+    _ builder: @escaping @MainActor @Sendable (ProviderResolver) -> T
+  ) {
+    self.scope = scope
+    self.name = name ?? "MainActorProvider<\(String(reflecting: T.self))>"
+    self.builder = builder
+    self.lifetime = scope.lifetime
+    scope.registerName()
+  }
+
+  public static func == (lhs: MainActorProvider, rhs: MainActorProvider) -> Bool { lhs === rhs }
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension SwiftPod {
+  /// The instance `provider` stands for, built on the main actor.
+  ///
+  /// ```swift
+  /// let settings = pod.resolve(settingsProvider)   // on the main actor
+  /// ```
+  @MainActor
+  public func resolve<T>(_ provider: MainActorProvider<T>) -> T {
+    let key = IdentityKey(provider)
+    let handle: MainActorDependency<T>
+    do {
+      handle = try store.resolveObject(
+        identity: ObjectIdentifier(provider), key: key, lifetime: provider.lifetime.ofAsyncHandle, name: provider.name
+      ) {
+        MainActorDependency(
+          name: provider.name, identity: AsyncDependencyIdentity(store: store, key: key), lifetime: provider.lifetime
+        ) { [unowned self] in provider.builder(self) }
+      }
+    } catch {
+      fatalError("SwiftPod: \(ForgeDiagnostic.of(error))")
+    }
+    return handle.value
+  }
+}

@@ -1,0 +1,32 @@
+import DependencyFetcher
+import ForgeTestSupport
+import Testing
+
+@MainActor final class FetchedScreen {
+  let title: String
+  init(_ title: String) {
+    MainActor.preconditionIsolated()
+    self.title = title
+  }
+}
+
+@Suite("DependencyFetcher: main-actor services", .timeLimit(.minutes(1)))
+struct MainActorServiceTests {
+  @Test("on the main actor the fetch is synchronous; elsewhere it is awaited, and made once per fetcher")
+  func fetchesEverywhere() async {
+    let builds = Counter()
+    let title = Service { _ in "Screen" }
+    let screen = MainActorService { fetcher in
+      builds.increment()
+      return FetchedScreen(fetcher.fetch(title))
+    }
+    let fetcher = Fetcher.createDefault()
+    let fromTasks = await withTaskGroup(of: ObjectIdentifier.self) { group in
+      for _ in 0..<32 { group.addTask { await ObjectIdentifier(fetcher.fetch(screen)) } }
+      return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+    }
+    let onMain = await MainActor.run { ObjectIdentifier(fetcher.fetch(screen)) }
+    #expect(fromTasks == [onMain])
+    #expect(builds.count == 1)
+  }
+}

@@ -1,0 +1,64 @@
+import Forge
+import ForgeTestSupport
+import Testing
+
+/// A view model whose initialiser runs on the main actor.
+@MainActor final class SettingsModel {
+  let title: String
+  init(_ title: String) {
+    MainActor.preconditionIsolated()
+    self.title = title
+  }
+}
+
+final class MainActorContainer: Container, @unchecked Sendable {
+  let builds = Counter()
+  var title: String { provide { "Settings" } }
+  var settings: MainActorDependency<SettingsModel> {
+    provide(.singleton) { @MainActor in
+      self.builds.increment()
+      return SettingsModel(self.title)
+    }
+  }
+  var fresh: MainActorDependency<SettingsModel> { provide { @MainActor in SettingsModel("fresh") } }
+  var loop: MainActorDependency<Int> { provide(.singleton) { @MainActor in self.loop.value + 1 } }
+}
+
+@Suite("Forge: main-actor dependencies", .timeLimit(.minutes(1)))
+struct MainActorDependencyTests {
+  @Test("on the main actor the read is synchronous; elsewhere it is awaited, and built once")
+  func readsEverywhere() async {
+    let container = MainActorContainer()
+    let fromTasks = await withTaskGroup(of: ObjectIdentifier.self) { group in
+      for _ in 0..<32 {
+        group.addTask { await ObjectIdentifier(container.settings.value) }
+      }
+      return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+    }
+    let onMain = await MainActor.run { ObjectIdentifier(container.settings.value) }
+    #expect(fromTasks == [onMain])
+    #expect(container.builds.count == 1)
+    #expect(await container.settings.value.title == "Settings")
+  }
+
+  @Test("a transient one is built on every read; an override replaces it")
+  @MainActor
+  func transientAndOverride() {
+    let container = MainActorContainer()
+    #expect(container.fresh.value !== container.fresh.value)
+    container.override(\.settings) { @MainActor in SettingsModel("mock") }
+    #expect(container.settings.value.title == "mock")
+    container.removeOverride(for: \.settings)
+    #expect(container.settings.value.title == "Settings")
+  }
+
+  @Test("a main-actor factory that reads itself stops with the cycle's path")
+  func cycle() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let container = MainActorContainer()
+      _ = await container.loop.value
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("[Forge.cycle] Dependency cycle: MainActorContainer.loop → MainActorContainer.loop"))
+  }
+}

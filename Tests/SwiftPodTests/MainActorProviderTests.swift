@@ -1,0 +1,33 @@
+import ForgeTestSupport
+import SwiftPod
+import Testing
+
+@MainActor final class PodScreen {
+  let title: String
+  init(_ title: String) {
+    MainActor.preconditionIsolated()
+    self.title = title
+  }
+}
+
+@Suite("SwiftPod: main-actor providers", .timeLimit(.minutes(1)))
+struct MainActorProviderTests {
+  @Test("on the main actor the resolution is synchronous; elsewhere it is awaited, and built once")
+  func resolvesEverywhere() async {
+    let builds = Counter()
+    let title = Provider { _ in "Screen" }
+    let screen = MainActorProvider { pod in
+      builds.increment()
+      return PodScreen(pod.resolve(title))
+    }
+    let pod = SwiftPod()
+    let fromTasks = await withTaskGroup(of: ObjectIdentifier.self) { group in
+      for _ in 0..<32 { group.addTask { await ObjectIdentifier(pod.resolve(screen)) } }
+      return await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+    }
+    let onMain = await MainActor.run { ObjectIdentifier(pod.resolve(screen)) }
+    #expect(fromTasks == [onMain])
+    #expect(builds.count == 1)
+    #expect(await pod.resolve(screen).title == "Screen")
+  }
+}
