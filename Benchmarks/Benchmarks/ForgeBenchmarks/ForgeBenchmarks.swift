@@ -158,4 +158,55 @@ let benchmarks: @Sendable () -> Void = {
       for _ in benchmark.scaledIterations { blackHole(swiftDependenciesLeaf()) }
     }
   }
+
+  // 8. A cached hit of an async dependency, awaited.
+  func measureAsync(_ scenario: String, _ system: String, _ body: @escaping @Sendable () async throws -> Any) {
+    Benchmark("\(scenario) / \(system)") { benchmark in
+      for _ in benchmark.scaledIterations { blackHole(try await body()) }
+    }
+  }
+  let handAsync = HandAsync()
+  let asyncForge = AsyncBenchContainer()
+  let asyncInject = makeAsyncInjectContainer()
+  let asyncPod = SwiftPod()
+  let asyncFetcher = Fetcher.createDefault()
+  measureAsync("8 async cached hit", "hand-written") { await handAsync.cachedLeaf() }
+  measureAsync("8 async cached hit", "Forge") { try await asyncForge.leaf.value }
+  measureAsync("8 async cached hit", "ForgeInject") { try await asyncInject.resolveAsync(Leaf.self) }
+  measureAsync("8 async cached hit", "SwiftPod") { try await asyncPod.resolve(podAsyncLeaf) }
+  measureAsync("8 async cached hit", "DependencyFetcher") { try await asyncFetcher.fetch(asyncServiceLeaf) }
+
+  // 9. 64 tasks resolve one async singleton for the first time: one build,
+  // timed until the last task has its instance. A fresh container each
+  // iteration.
+  func measureFirst(_ system: String, _ make: @escaping @Sendable () -> @Sendable () async throws -> Leaf) {
+    Benchmark("9 async 64 first resolutions / \(system)", configuration: .init(scalingFactor: .one)) { benchmark in
+      for _ in benchmark.scaledIterations {
+        let resolve = make()
+        benchmark.startMeasurement()
+        await firstResolutions(64, resolve)
+        benchmark.stopMeasurement()
+      }
+    }
+  }
+  measureFirst("hand-written") {
+    let flight = HandSingleFlight()
+    return { await flight.build.value }
+  }
+  measureFirst("Forge") {
+    let container = AsyncBenchContainer()
+    return { try await container.leaf.value }
+  }
+  measureFirst("ForgeInject") {
+    let container = makeAsyncInjectContainer()
+    return { try await container.resolveAsync(Leaf.self) }
+  }
+  measureFirst("SwiftPod") {
+    let pod = SwiftPod()
+    return { try await pod.resolve(podAsyncLeaf) }
+  }
+  measureFirst("DependencyFetcher") {
+    let fetcher = Fetcher.createDefault()
+    return { try await fetcher.fetch(asyncServiceLeaf) }
+  }
 }

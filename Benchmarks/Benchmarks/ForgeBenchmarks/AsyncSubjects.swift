@@ -1,0 +1,52 @@
+import Benchmark
+import DependencyFetcher
+import Forge
+import ForgeInject
+import SwiftPod
+
+// Issue 13's async scenarios: an async dependency's cached hit, and 64 tasks
+// resolving one async singleton for the first time, against hand-written
+// async code (a stored `let` behind an async accessor; one `Task` that every
+// caller awaits).
+
+/// Hand-written: what a cached async dependency is without a container.
+final class HandAsync: Sendable {
+  let leaf = Leaf()
+  @inline(never) func cachedLeaf() async -> Leaf { leaf }
+}
+
+/// Hand-written single flight: the first build is one task, awaited by all.
+final class HandSingleFlight: Sendable {
+  let build = Task { await AsyncOpening.open() }
+}
+
+/// An async factory that suspends once, as opening a store would.
+enum AsyncOpening {
+  static func open() async -> Leaf {
+    await Task.yield()
+    return Leaf()
+  }
+}
+
+final class AsyncBenchContainer: Container, @unchecked Sendable {
+  var leaf: AsyncDependency<Leaf> { provide(.singleton) { await AsyncOpening.open() } }
+}
+
+let podAsyncLeaf = AsyncProvider { _ in await AsyncOpening.open() }
+let asyncServiceLeaf = AsyncService { _ in await AsyncOpening.open() }
+
+func makeAsyncInjectContainer() -> ForgeContainer {
+  let container = ForgeContainer()
+  container.register(with: .singleton) { _ async in await AsyncOpening.open() }
+  return container
+}
+
+/// Runs `resolve` from `tasks` child tasks at once; returns when the last
+/// one has its instance.
+func firstResolutions(_ tasks: Int, _ resolve: @escaping @Sendable () async throws -> Leaf) async {
+  await withTaskGroup(of: Void.self) { group in
+    for _ in 0..<tasks {
+      group.addTask { blackHole(try! await resolve()) }
+    }
+  }
+}
