@@ -51,7 +51,7 @@ public final class SwiftPod: ProviderResolver {
   }
 
   /// Makes `provider` build with `builder` instead, until
-  /// ``removeOverrideProvider(_:)``. The override's instances are cached under
+  /// ``removeOverrideProvider(_:)-(Provider<T>)``. The override's instances are cached under
   /// `scope`, or under the provider's own scope when `scope` is nil. Any
   /// instance cached for the override before is dropped; the original's stays
   /// for when the override is removed.

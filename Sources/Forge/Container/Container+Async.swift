@@ -2,7 +2,7 @@ import ForgeCore
 
 extension Container {
   /// Declares a dependency whose factory is `async`: the property hands out
-  /// an ``AsyncDependency``, and its instance is read with `await`.
+  /// an `AsyncDependency`, and its instance is read with `await`.
   ///
   /// However many tasks first await a kept dependency at the same time,
   /// `factory` runs once; a factory that throws keeps nothing, and the next
@@ -97,7 +97,7 @@ extension Container {
   }
 
   /// Declares a dependency whose factory runs on the main actor: read its
-  /// ``MainActorDependency/value`` synchronously on the main actor, and with
+  /// `MainActorDependency.value` synchronously on the main actor, and with
   /// `await` anywhere else.
   ///
   /// ```swift

@@ -32,7 +32,7 @@ extension OverridableContainer {
     store.setOverride(key, name: dependencyName(key), make: factory)
   }
 
-  /// Removes the override installed with ``override(_:with:fileID:line:)``; the instance
+  /// Removes the override installed with ``override(_:with:fileID:line:)-(KeyPath<Self,T>,_,_,_)``; the instance
   /// kept before it, if any, is used again.
   ///
   /// ```swift

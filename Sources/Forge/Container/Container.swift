@@ -1,7 +1,7 @@
 import ForgeCore
 
 /// A container of dependencies, each declared as a computed property that
-/// calls ``provide(_:key:fileID:line:_:preview:)``.
+/// calls ``provide(_:key:fileID:line:_:preview:)->T``.
 ///
 /// Subclass it, one container per module, or extend ``AppContainer``:
 ///
@@ -100,7 +100,7 @@ open class Container: @unchecked Sendable {
     return provideResolving(scope, key: key, factory, preview: preview)
   }
 
-  /// ``provide(_:key:fileID:line:_:preview:)`` past the published read, out of line:
+  /// ``provide(_:key:fileID:line:_:preview:)->T`` past the published read, out of line:
   /// the hit stays a small function with no frame to set up.
   @inlinable @inline(never)
   final func provideResolving<T>(
