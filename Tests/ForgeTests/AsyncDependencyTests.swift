@@ -11,6 +11,21 @@ final class AsyncContainer: Container, @unchecked Sendable {
   var fresh: AsyncDependency<Thing> { provide { try await self.factory.make() } }
   var cachedThing: AsyncDependency<Thing> { provide(.cached) { try await self.factory.make() } }
   var label: String { provide { "real" } }
+  var previewed: AsyncDependency<Thing> {
+    provide(.singleton) {
+      Thing("real")
+    } preview: {
+      Thing("preview")
+    }
+  }
+  var previewedAsync: AsyncDependency<Thing> {
+    provide(.singleton) {
+      await Task.yield()
+      return Thing("real")
+    } preview: {
+      Thing("preview")
+    }
+  }
   /// A factory that does not await.
   var immediate: AsyncDependency<Thing> { provide(.singleton) { Thing("immediate") } }
   /// Async, built from a synchronous dependency.
@@ -139,6 +154,19 @@ struct AsyncDependencyTests {
     let thing = try await container.immediate.value
     #expect(thing.label == "immediate")
     #expect(try await container.immediate.value === thing)
+  }
+
+  @Test("in preview mode the preview factory builds the instance, which is never kept")
+  func preview() async throws {
+    let container = AsyncContainer()
+    let (one, two) = try await Forge.withPreviewMode {
+      (try await container.previewed.value, try await container.previewed.value)
+    }
+    #expect(one.label == "preview" && two.label == "preview" && one !== two)
+    #expect(try await container.previewed.value.label == "real")
+    let asyncPreview = try await Forge.withPreviewMode { try await container.previewedAsync.value }
+    #expect(asyncPreview.label == "preview")
+    #expect(try await container.previewedAsync.value.label == "real")
   }
 
   @Test("an override replaces an async dependency until it is removed")

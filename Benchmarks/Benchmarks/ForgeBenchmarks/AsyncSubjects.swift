@@ -2,6 +2,7 @@ import Benchmark
 import DependencyFetcher
 import Forge
 import ForgeInject
+import Foundation
 import SwiftPod
 
 // Issue 13's async scenarios: an async dependency's cached hit, and 64 tasks
@@ -15,9 +16,25 @@ final class HandAsync: Sendable {
   @inline(never) func cachedLeaf() async -> Leaf { leaf }
 }
 
-/// Hand-written single flight: the first build is one task, awaited by all.
-final class HandSingleFlight: Sendable {
-  let build = Task { await AsyncOpening.open() }
+/// Hand-written single flight: the first caller starts one task, which
+/// every caller awaits.
+final class HandSingleFlight: @unchecked Sendable {
+  // @unchecked: `build` is only touched while `lock` is held.
+  private let lock = NSLock()
+  private var build: Task<Leaf, Never>?
+
+  func value() async -> Leaf {
+    lock.lock()
+    let task: Task<Leaf, Never>
+    if let build {
+      task = build
+    } else {
+      task = Task { await AsyncOpening.open() }
+      build = task
+    }
+    lock.unlock()
+    return await task.value
+  }
 }
 
 /// An async factory that suspends once, as opening a store would.

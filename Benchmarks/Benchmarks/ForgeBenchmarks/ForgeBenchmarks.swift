@@ -146,7 +146,9 @@ let benchmarks: @Sendable () -> Void = {
   measure("7 override active", "hand-written") { hand.cachedLeaf() }
   measure("7 override active", "Forge override(_:with:)") { overriddenForge.cachedLeaf }
   Benchmark("7 override active / Forge withOverrides") { benchmark in
-    forge.withOverrides { $0.override(\.cachedLeaf) { mockLeaf } } run: {
+    forge.withOverrides {
+      $0.override(\.cachedLeaf) { mockLeaf }
+    } run: {
       for _ in benchmark.scaledIterations { blackHole(forge.cachedLeaf) }
     }
   }
@@ -154,7 +156,9 @@ let benchmarks: @Sendable () -> Void = {
   measure("7 override active", "DependencyFetcher") { overriddenFetcher.fetch(.benchLeaf) }
   measure("7 override active", "Swinject (child container)") { swinjectChild.resolve(Leaf.self, name: "cached")! }
   Benchmark("7 override active / swift-dependencies") { benchmark in
-    withDependencies { $0.benchLeaf = mockLeaf } operation: {
+    withDependencies {
+      $0.benchLeaf = mockLeaf
+    } operation: {
       for _ in benchmark.scaledIterations { blackHole(swiftDependenciesLeaf()) }
     }
   }
@@ -191,7 +195,7 @@ let benchmarks: @Sendable () -> Void = {
   }
   measureFirst("hand-written") {
     let flight = HandSingleFlight()
-    return { await flight.build.value }
+    return { await flight.value() }
   }
   measureFirst("Forge") {
     let container = AsyncBenchContainer()

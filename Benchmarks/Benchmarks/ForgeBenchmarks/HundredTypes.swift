@@ -209,31 +209,105 @@ func registerHundred(in container: ForgeContainer) {
 /// The 50-node graph of `Graph`, node i as `Typed<Tag<i>>`, with one
 /// concrete builder per node.
 func registerForgeInjectGraph(in container: ForgeContainer) {
-  container.register(with: .transient) { container in Typed<Tag0>(Node(children: [(try container.resolve() as Typed<Tag1>).node, (try container.resolve() as Typed<Tag2>).node])) }
-  container.register(with: .transient) { container in Typed<Tag1>(Node(children: [(try container.resolve() as Typed<Tag3>).node, (try container.resolve() as Typed<Tag4>).node])) }
-  container.register(with: .singleton) { container in Typed<Tag2>(Node(children: [(try container.resolve() as Typed<Tag5>).node, (try container.resolve() as Typed<Tag6>).node])) }
-  container.register(with: .transient) { container in Typed<Tag3>(Node(children: [(try container.resolve() as Typed<Tag7>).node, (try container.resolve() as Typed<Tag8>).node])) }
-  container.register(with: .transient) { container in Typed<Tag4>(Node(children: [(try container.resolve() as Typed<Tag9>).node, (try container.resolve() as Typed<Tag10>).node])) }
-  container.register(with: .singleton) { container in Typed<Tag5>(Node(children: [(try container.resolve() as Typed<Tag11>).node, (try container.resolve() as Typed<Tag12>).node])) }
-  container.register(with: .transient) { container in Typed<Tag6>(Node(children: [(try container.resolve() as Typed<Tag13>).node, (try container.resolve() as Typed<Tag14>).node])) }
-  container.register(with: .transient) { container in Typed<Tag7>(Node(children: [(try container.resolve() as Typed<Tag15>).node, (try container.resolve() as Typed<Tag16>).node])) }
-  container.register(with: .singleton) { container in Typed<Tag8>(Node(children: [(try container.resolve() as Typed<Tag17>).node, (try container.resolve() as Typed<Tag18>).node])) }
-  container.register(with: .transient) { container in Typed<Tag9>(Node(children: [(try container.resolve() as Typed<Tag19>).node, (try container.resolve() as Typed<Tag20>).node])) }
-  container.register(with: .transient) { container in Typed<Tag10>(Node(children: [(try container.resolve() as Typed<Tag21>).node, (try container.resolve() as Typed<Tag22>).node])) }
-  container.register(with: .singleton) { container in Typed<Tag11>(Node(children: [(try container.resolve() as Typed<Tag23>).node, (try container.resolve() as Typed<Tag24>).node])) }
-  container.register(with: .transient) { container in Typed<Tag12>(Node(children: [(try container.resolve() as Typed<Tag25>).node, (try container.resolve() as Typed<Tag26>).node])) }
-  container.register(with: .transient) { container in Typed<Tag13>(Node(children: [(try container.resolve() as Typed<Tag27>).node, (try container.resolve() as Typed<Tag28>).node])) }
-  container.register(with: .singleton) { container in Typed<Tag14>(Node(children: [(try container.resolve() as Typed<Tag29>).node, (try container.resolve() as Typed<Tag30>).node])) }
-  container.register(with: .transient) { container in Typed<Tag15>(Node(children: [(try container.resolve() as Typed<Tag31>).node, (try container.resolve() as Typed<Tag32>).node])) }
-  container.register(with: .transient) { container in Typed<Tag16>(Node(children: [(try container.resolve() as Typed<Tag33>).node, (try container.resolve() as Typed<Tag34>).node])) }
-  container.register(with: .singleton) { container in Typed<Tag17>(Node(children: [(try container.resolve() as Typed<Tag35>).node, (try container.resolve() as Typed<Tag36>).node])) }
-  container.register(with: .transient) { container in Typed<Tag18>(Node(children: [(try container.resolve() as Typed<Tag37>).node, (try container.resolve() as Typed<Tag38>).node])) }
-  container.register(with: .transient) { container in Typed<Tag19>(Node(children: [(try container.resolve() as Typed<Tag39>).node, (try container.resolve() as Typed<Tag40>).node])) }
-  container.register(with: .singleton) { container in Typed<Tag20>(Node(children: [(try container.resolve() as Typed<Tag41>).node, (try container.resolve() as Typed<Tag42>).node])) }
-  container.register(with: .transient) { container in Typed<Tag21>(Node(children: [(try container.resolve() as Typed<Tag43>).node, (try container.resolve() as Typed<Tag44>).node])) }
-  container.register(with: .transient) { container in Typed<Tag22>(Node(children: [(try container.resolve() as Typed<Tag45>).node, (try container.resolve() as Typed<Tag46>).node])) }
-  container.register(with: .singleton) { container in Typed<Tag23>(Node(children: [(try container.resolve() as Typed<Tag47>).node, (try container.resolve() as Typed<Tag48>).node])) }
-  container.register(with: .transient) { container in Typed<Tag24>(Node(children: [(try container.resolve() as Typed<Tag49>).node])) }
+  container.register(with: .transient) { container in
+    Typed<Tag0>(
+      Node(children: [(try container.resolve() as Typed<Tag1>).node, (try container.resolve() as Typed<Tag2>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag1>(
+      Node(children: [(try container.resolve() as Typed<Tag3>).node, (try container.resolve() as Typed<Tag4>).node]))
+  }
+  container.register(with: .singleton) { container in
+    Typed<Tag2>(
+      Node(children: [(try container.resolve() as Typed<Tag5>).node, (try container.resolve() as Typed<Tag6>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag3>(
+      Node(children: [(try container.resolve() as Typed<Tag7>).node, (try container.resolve() as Typed<Tag8>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag4>(
+      Node(children: [(try container.resolve() as Typed<Tag9>).node, (try container.resolve() as Typed<Tag10>).node]))
+  }
+  container.register(with: .singleton) { container in
+    Typed<Tag5>(
+      Node(children: [(try container.resolve() as Typed<Tag11>).node, (try container.resolve() as Typed<Tag12>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag6>(
+      Node(children: [(try container.resolve() as Typed<Tag13>).node, (try container.resolve() as Typed<Tag14>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag7>(
+      Node(children: [(try container.resolve() as Typed<Tag15>).node, (try container.resolve() as Typed<Tag16>).node]))
+  }
+  container.register(with: .singleton) { container in
+    Typed<Tag8>(
+      Node(children: [(try container.resolve() as Typed<Tag17>).node, (try container.resolve() as Typed<Tag18>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag9>(
+      Node(children: [(try container.resolve() as Typed<Tag19>).node, (try container.resolve() as Typed<Tag20>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag10>(
+      Node(children: [(try container.resolve() as Typed<Tag21>).node, (try container.resolve() as Typed<Tag22>).node]))
+  }
+  container.register(with: .singleton) { container in
+    Typed<Tag11>(
+      Node(children: [(try container.resolve() as Typed<Tag23>).node, (try container.resolve() as Typed<Tag24>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag12>(
+      Node(children: [(try container.resolve() as Typed<Tag25>).node, (try container.resolve() as Typed<Tag26>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag13>(
+      Node(children: [(try container.resolve() as Typed<Tag27>).node, (try container.resolve() as Typed<Tag28>).node]))
+  }
+  container.register(with: .singleton) { container in
+    Typed<Tag14>(
+      Node(children: [(try container.resolve() as Typed<Tag29>).node, (try container.resolve() as Typed<Tag30>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag15>(
+      Node(children: [(try container.resolve() as Typed<Tag31>).node, (try container.resolve() as Typed<Tag32>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag16>(
+      Node(children: [(try container.resolve() as Typed<Tag33>).node, (try container.resolve() as Typed<Tag34>).node]))
+  }
+  container.register(with: .singleton) { container in
+    Typed<Tag17>(
+      Node(children: [(try container.resolve() as Typed<Tag35>).node, (try container.resolve() as Typed<Tag36>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag18>(
+      Node(children: [(try container.resolve() as Typed<Tag37>).node, (try container.resolve() as Typed<Tag38>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag19>(
+      Node(children: [(try container.resolve() as Typed<Tag39>).node, (try container.resolve() as Typed<Tag40>).node]))
+  }
+  container.register(with: .singleton) { container in
+    Typed<Tag20>(
+      Node(children: [(try container.resolve() as Typed<Tag41>).node, (try container.resolve() as Typed<Tag42>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag21>(
+      Node(children: [(try container.resolve() as Typed<Tag43>).node, (try container.resolve() as Typed<Tag44>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag22>(
+      Node(children: [(try container.resolve() as Typed<Tag45>).node, (try container.resolve() as Typed<Tag46>).node]))
+  }
+  container.register(with: .singleton) { container in
+    Typed<Tag23>(
+      Node(children: [(try container.resolve() as Typed<Tag47>).node, (try container.resolve() as Typed<Tag48>).node]))
+  }
+  container.register(with: .transient) { container in
+    Typed<Tag24>(Node(children: [(try container.resolve() as Typed<Tag49>).node]))
+  }
   container.register(with: .transient) { container in Typed<Tag25>(Node(children: [])) }
   container.register(with: .singleton) { container in Typed<Tag26>(Node(children: [])) }
   container.register(with: .transient) { container in Typed<Tag27>(Node(children: [])) }

@@ -88,12 +88,16 @@ extension Container {
     fileID: StaticString = #fileID,
     line: UInt = #line,
     _ factory: @escaping @Sendable () throws -> T,
-    preview: (@Sendable () async throws -> T)? = nil
+    preview: (@Sendable () throws -> T)? = nil
   ) -> AsyncDependency<T> {
-    // Inlinable: a kept handle is one published read in the caller.
+    // Inlinable: a kept handle is one published read in the caller. The
+    // preview is synchronous too: an async-typed one would make a sync
+    // preview closure prefer the synchronous `provide`, whose factories
+    // return `Any`, and the property would stop with a type mismatch.
     let declaration = DeclarationKey(key, file: fileID, line: line)
     if let kept: AsyncDependency<T> = publishedHandle(scope, declaration, hasPreview: preview != nil) { return kept }
-    return provideAsyncResolving(scope, key: declaration, { try factory() }, preview: preview)
+    let asyncPreview: (@Sendable () async throws -> T)? = preview.map { preview in { @Sendable in try preview() } }
+    return provideAsyncResolving(scope, key: declaration, { try factory() }, preview: asyncPreview)
   }
 
   /// Declares a dependency whose factory runs on the main actor: read its
