@@ -8,38 +8,24 @@ extension SlotStore {
   package func dependencyGraph() -> DependencyGraph {
     let own = lock.withLock { slots.values.sorted { $0.serial < $1.serial } }
     let scope = OverrideScope.current
-    var order: [AnySlot] = []
-    var ids: [ObjectIdentifier: String] = [:]
-    func visit(_ slot: AnySlot) {
-      let identity = ObjectIdentifier(slot)
-      guard ids[identity] == nil else { return }
-      ids[identity] = "n\(order.count + 1)"
-      order.append(slot)
-    }
-    own.forEach(visit)
+    var numbering = GraphNumbering()
+    for slot in own { numbering.number(slot) }
     var nodes: [DependencyGraph.Node] = []
     var edges: [DependencyGraph.Edge] = []
     var index = 0
     // `order` grows while it is walked: other stores' slots join at the end.
-    while index < order.count {
-      let slot = order[index]
+    while index < numbering.order.count {
+      let slot = numbering.order[index]
       index += 1
       let (dependencies, lifetime, containerOverride, preview) = slot.storeLock.withLock {
         (slot.dependencies, slot.recordedLifetime, slot.overrideCell.pointee != nil, slot.servedByPreview)
       }
       let scoped = scope?.override(for: slot.target) != nil
       nodes.append(
-        DependencyGraph.Node(
-          id: ids[ObjectIdentifier(slot)]!,
-          name: slot.name,
-          type: slot.valueTypeName,
-          lifetime: lifetime?.graphName,
-          isOverridden: containerOverride || scoped,
-          isPreview: preview
-        ))
+        numbering.node(slot, lifetime: lifetime, isOverridden: containerOverride || scoped, isPreview: preview))
       for dependency in dependencies {
-        visit(dependency)
-        edges.append(DependencyGraph.Edge(from: ids[ObjectIdentifier(slot)]!, to: ids[ObjectIdentifier(dependency)]!))
+        numbering.number(dependency)
+        edges.append(numbering.edge(slot, dependency))
       }
     }
     return DependencyGraph(nodes: nodes, edges: edges)

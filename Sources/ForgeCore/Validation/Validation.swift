@@ -53,7 +53,7 @@ package enum Validation {
     for root in roots {
       let session = ValidationSession()
       if throwing {
-        runHere(root, session: session)
+        resolve(root, in: session)
       } else {
         runOnThread(root, session: session, scope: scope)
       }
@@ -62,37 +62,32 @@ package enum Validation {
     return findings.report()
   }
 
-  private static func runHere(_ root: Root, session: ValidationSession) {
-    let context = ResolutionContext.current
-    let previous = context.validation
-    context.validation = session
-    defer { context.validation = previous }
-    do {
-      try root.resolve()
-      session.finish()
-    } catch {
-      session.fail(error, chain: context.buildingSlots)
+  private static func runOnThread(_ root: Root, session: ValidationSession, scope: OverrideScope?) {
+    ValidationThread.start {
+      if let scope {
+        OverrideScope.with(scope) { resolve(root, in: session) }
+      } else {
+        resolve(root, in: session)
+      }
     }
   }
 
-  private static func runOnThread(_ root: Root, session: ValidationSession, scope: OverrideScope?) {
-    ValidationThread.start {
-      let run = {
-        let context = ResolutionContext.current
-        context.validation = session
-        do {
-          try root.resolve()
-          context.validation = nil
-          session.finish()
-        } catch {
-          // The dialect's resolutions cannot throw; only a root written
-          // to throw gets here.
-          context.validation = nil
-          session.fail(error, chain: context.buildingSlots)
-        }
-      }
-      if let scope { OverrideScope.with(scope, operation: run) } else { run() }
+  /// Resolves `root` on the calling thread with `session` in force, then
+  /// reports how it ended. The dialects' resolutions cannot throw; only a
+  /// root written to throw (ForgeInject's) ends in `fail` from here.
+  private static func resolve(_ root: Root, in session: ValidationSession) {
+    let context = ResolutionContext.current
+    let previous = context.validation
+    context.validation = session
+    var failure: (any Error)?
+    do {
+      try root.resolve()
+    } catch {
+      failure = error
     }
+    let chain = context.buildingSlots
+    context.validation = previous
+    if let failure { session.fail(failure, chain: chain) } else { session.finish() }
   }
 
   /// Whether `holder`, kept with its lifetime, holding an instance kept
@@ -262,8 +257,8 @@ private struct Findings {
   }
 
   func report() -> ValidationReport {
-    var ids: [ObjectIdentifier: String] = [:]
-    for (position, slot) in order.enumerated() { ids[ObjectIdentifier(slot)] = "n\(position + 1)" }
+    var numbering = GraphNumbering()
+    for slot in order { numbering.number(slot) }
     // Everything that depends, directly or not, on a failed node is affected.
     var dependents: [ObjectIdentifier: [ObjectIdentifier]] = [:]
     for (from, targets) in edges {
@@ -278,29 +273,24 @@ private struct Findings {
     }
     var nodes = order.map { slot in
       let identity = ObjectIdentifier(slot)
-      let isFailed = failed.contains(identity)
-      return DependencyGraph.Node(
-        id: ids[identity]!,
-        name: slot.name,
-        type: slot.valueTypeName,
-        lifetime: lifetimes[identity]?.graphName,
+      return numbering.node(
+        slot,
+        lifetime: lifetimes[identity],
         isOverridden: overridden.contains(identity),
-        status: isFailed ? .failed : affected.contains(identity) ? .affected : .ok
+        status: failed.contains(identity) ? .failed : affected.contains(identity) ? .affected : .ok
       )
     }
     var graphEdges: [DependencyGraph.Edge] = []
     for slot in order {
-      for target in edges[ObjectIdentifier(slot)] ?? [] {
-        graphEdges.append(DependencyGraph.Edge(from: ids[ObjectIdentifier(slot)]!, to: ids[ObjectIdentifier(target)]!))
-      }
+      for target in edges[ObjectIdentifier(slot)] ?? [] { graphEdges.append(numbering.edge(slot, target)) }
     }
     for (offset, entry) in missing.enumerated() {
-      let id = "n\(order.count + offset + 1)"
+      let id = numbering.id(afterSlots: offset)
       nodes.append(
         DependencyGraph.Node(
           id: id, name: entry.name, type: entry.name, lifetime: nil, isOverridden: false, status: .failed))
       if let requester = entry.requestedBy {
-        graphEdges.append(DependencyGraph.Edge(from: ids[ObjectIdentifier(requester)]!, to: id))
+        graphEdges.append(DependencyGraph.Edge(from: numbering.id(of: requester), to: id))
       }
     }
     return ValidationReport(
