@@ -63,3 +63,28 @@ extension ForgeContainerError {
     if case .missingFactoryMethod = self { failedType } else { nil }
   }
 }
+
+extension ForgeContainerError {
+  /// How to fix the failure, naming the type that failed; one wording for
+  /// a resolution's stop and a validation report.
+  var fix: String {
+    let failed = failedType
+    return switch self {
+    case .missingFactoryMethod:
+      "register \(failed) exactly as it is resolved (container.register(with: .singleton) { _ in … as \(failed) })"
+    case .typeMismatch:
+      """
+      register the instance as \(failed), the type it is resolved as \
+      (container.register(with: .singleton) { _ in … as \(failed) }), or resolve it \
+      as the type it is registered as
+      """
+    }
+  }
+
+  /// What `container` has registered, for a diagnostic's reason; nil when
+  /// nothing is.
+  static func registeredNote(in container: ForgeContainer?) -> String? {
+    let registered = container?.registeredTypeNames ?? []
+    return registered.isEmpty ? nil : "Registered types: \(registered.joined(separator: ", "))."
+  }
+}

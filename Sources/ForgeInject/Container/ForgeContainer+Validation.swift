@@ -27,19 +27,14 @@ extension ForgeContainer {
 
   /// The diagnostic of a registration's failure, in the engine's words.
   private func validationDiagnostic(for error: any Error) -> ForgeDiagnostic? {
-    let registered = registeredTypeNames
-    let registeredNote = registered.isEmpty ? nil : "Registered types: \(registered.joined(separator: ", "))."
+    let registeredNote = ForgeContainerError.registeredNote(in: self)
     switch error {
     case let error as ForgeContainerError:
       let failed = error.failedType
       switch error {
       case .missingFactoryMethod:
         return ForgeDiagnostic(
-          .missing,
-          "Nothing is registered for \(failed)",
-          reason: registeredNote,
-          fix: "register \(failed) exactly as it is resolved (container.register { _ in … as \(failed) })."
-        )
+          .missing, "Nothing is registered for \(failed)", reason: registeredNote, fix: "\(error.fix).")
       case .typeMismatch(let text):
         let registeredAs = text.firstRange(of: "registered as ").map { start in
           String(text[start.upperBound...].prefix { $0 != ";" && $0 != ")" })
@@ -49,10 +44,7 @@ extension ForgeContainer {
           registeredAs.map { "\(failed) is resolved, but it is registered as \($0)" }
             ?? "\(failed) is resolved as another type than it is registered as",
           reason: registeredNote,
-          fix: """
-            register the instance as \(failed), the type it is resolved as \
-            (container.register { _ in … as \(failed) }), or resolve it as the type it is registered as.
-            """
+          fix: "\(error.fix)."
         )
       }
     case is DependencyCycleError:

@@ -49,34 +49,19 @@ public enum ForgeInjection {
   ) -> ForgeDiagnostic {
     let requestedName = String(reflecting: T.self)
     let needs = "\(site) needs \(requestedName)"
-    let registered = (container as? ForgeContainer)?.registeredTypeNames ?? []
-    let registeredNote = registered.isEmpty ? nil : "Registered types: \(registered.joined(separator: ", "))."
+    let registeredNote = ForgeContainerError.registeredNote(in: container as? ForgeContainer)
     switch error {
     case let error as ForgeContainerError:
-      let failed = error.failedType
       switch error {
       case .missingFactoryMethod:
-        let passIt = failed == requestedName ? ", or pass the dependency to the initialiser" : ""
+        let passIt = error.failedType == requestedName ? ", or pass the dependency to the initialiser" : ""
         return ForgeDiagnostic(
-          .missing,
-          "\(needs), but resolving it failed: \(describe(error))",
-          reason: registeredNote,
-          fix: """
-            register \(failed) exactly as it is resolved \
-            (container.register(with: .singleton) { _ in … as \(failed) })\(passIt).
-            """
-        )
+          .missing, "\(needs), but resolving it failed: \(describe(error))", reason: registeredNote,
+          fix: "\(error.fix)\(passIt).")
       case .typeMismatch:
         return ForgeDiagnostic(
-          .typeMismatch,
-          "\(needs), but resolving it failed: \(describe(error))",
-          reason: registeredNote,
-          fix: """
-            register the instance as \(failed), the type it is resolved as \
-            (container.register(with: .singleton) { _ in … as \(failed) }), or resolve it \
-            as the type it is registered as.
-            """
-        )
+          .typeMismatch, "\(needs), but resolving it failed: \(describe(error))", reason: registeredNote,
+          fix: "\(error.fix).")
       }
     case let cycle as DependencyCycleError:
       return ForgeDiagnostic(
