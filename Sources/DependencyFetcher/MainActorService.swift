@@ -32,15 +32,10 @@ extension Fetcher {
   /// ```
   @MainActor
   public func fetch<T>(_ service: MainActorService<T>) -> T {
-    let key = IdentityKey(service)
     let handle: MainActorDependency<T>
     do {
-      handle = try store.resolveObject(
-        identity: ObjectIdentifier(service), key: key, lifetime: .singleton, name: service.name
-      ) {
-        MainActorDependency(
-          name: service.name, identity: AsyncDependencyIdentity(store: store, key: key), lifetime: .singleton
-        ) { [unowned self] in service.make(self) }
+      handle = try store.mainActorHandle(for: service, name: service.name, lifetime: .singleton) {
+        [unowned self] in service.make(self)
       }
     } catch {
       fatalError("DependencyFetcher: \(ForgeDiagnostic.of(error))")

@@ -46,15 +46,10 @@ extension SwiftPod {
   /// ```
   @MainActor
   public func resolve<T>(_ provider: MainActorProvider<T>) -> T {
-    let key = IdentityKey(provider)
     let handle: MainActorDependency<T>
     do {
-      handle = try store.resolveObject(
-        identity: ObjectIdentifier(provider), key: key, lifetime: provider.lifetime.ofAsyncHandle, name: provider.name
-      ) {
-        MainActorDependency(
-          name: provider.name, identity: AsyncDependencyIdentity(store: store, key: key), lifetime: provider.lifetime
-        ) { [unowned self] in provider.builder(self) }
+      handle = try store.mainActorHandle(for: provider, name: provider.name, lifetime: provider.lifetime) {
+        [unowned self] in provider.builder(self)
       }
     } catch {
       fatalError("SwiftPod: \(ForgeDiagnostic.of(error))")

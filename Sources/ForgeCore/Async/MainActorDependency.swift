@@ -125,3 +125,22 @@ public final class MainActorDependency<Value>: @unchecked Sendable {
 @MainActor enum MainActorBuilds {
   static var chain: [(identity: AnyHashable, name: String)] = []
 }
+
+extension SlotStore where Key == IdentityKey {
+  /// The handle of the main-actor dependency that `object` (a SwiftPod
+  /// provider, a DependencyFetcher service) stands for, kept with
+  /// `lifetime`; `factory` builds its instance on the main actor.
+  package func mainActorHandle<T>(
+    for object: any AnyObject & Sendable,
+    name: String,
+    lifetime: Lifetime,
+    factory: @escaping @MainActor @Sendable () -> T
+  ) throws -> MainActorDependency<T> {
+    let key = IdentityKey(object)
+    return try resolveObject(identity: ObjectIdentifier(object), key: key, lifetime: lifetime.ofAsyncHandle, name: name)
+    {
+      MainActorDependency(
+        name: name, identity: AsyncDependencyIdentity(store: self, key: key), lifetime: lifetime, factory: factory)
+    }
+  }
+}
