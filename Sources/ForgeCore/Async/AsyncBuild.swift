@@ -34,7 +34,7 @@ import CForgeAtomics
   }
   /// When the finished build's instance was kept, in the process-wide order
   /// of kept instances: dependents are kept after their dependencies.
-  private(set) var keptSequence = 0
+  private var keptSequence = 0
 
   // The tasks waiting for the build in progress. A waiter is admitted under
   // the lock, then registers its continuation; the build may end, or the
@@ -234,11 +234,14 @@ import CForgeAtomics
   }
 
   /// The kept instance, for a container's shutdown; nil while none is.
-  package var keptInstance: Value? {
+  package var keptInstance: Value? { kept?.instance }
+
+  /// The kept instance and when it was kept, read together under the lock.
+  private var kept: (sequence: Int, instance: Value)? {
     lock.withLock {
       switch state {
-      case .built(let value): value
-      case .builtWeakly(let box): box.object.map { $0 as! Value }
+      case .built(let value): (keptSequence, value)
+      case .builtWeakly(let box): box.object.map { (keptSequence, $0 as! Value) }
       case .idle, .building: nil
       }
     }
@@ -247,7 +250,7 @@ import CForgeAtomics
 
 extension AsyncBuild: AsyncKeptInstance {
   package var keptForShutdown: (sequence: Int, instance: Any)? {
-    keptInstance.map { (keptSequence, $0) }
+    kept.map { ($0.sequence, $0.instance) }
   }
 }
 
