@@ -138,7 +138,16 @@ import CForgeAtomics
     nextWaiter += 1
     admitted.insert(waiter)
     lock.unlock()
-    defer { if let waiting { AsyncWaits.end(waiting.build, waitsFor: self) } }
+    defer {
+      if let waiting { AsyncWaits.end(waiting.build, waitsFor: self) }
+      // The answer was settled under the lock (`finish` collects the
+      // waiters while holding it); taking it once more makes that order
+      // visible to ThreadSanitizer, which does not see a continuation's
+      // resumption as synchronisation and would report the instance's
+      // fields, written by the build's task, as raced.
+      lock.lock()
+      lock.unlock()
+    }
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
         let answer: Result<Value, any Error>? = lock.withLock {
