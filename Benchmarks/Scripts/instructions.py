@@ -67,7 +67,10 @@ OVERRIDE_SYSTEMS = ["forge", "forge-scope", "swiftpod", "fetcher"]
 # synchronous accessor 113, an async one 459), so CI holds the dialects to
 # today's levels, measured on the commit that added the scenario.
 ASYNC_HIT_RATIO = 2.0
-ASYNC_HIT_LEVEL_TODAY = {"forge": 620, "forgeinject": 765, "swiftpod": 695, "fetcher": 690}
+# Raised once (from 620, 765, 695, 690) when the handle became a struct that
+# can carry its factory, which ended a retain cycle between a Forge
+# container and its async dependencies' handles (see Benchmarks/README.md).
+ASYNC_HIT_LEVEL_TODAY = {"forge": 660, "forgeinject": 875, "swiftpod": 755, "fetcher": 745}
 # Issue 12: recording and tracing cost nothing when off. Instruction counts
 # are exact, but a hit-off process did more before its loop (a validation,
 # a graph); the counts are per operation, so the bound is the hit itself

@@ -195,6 +195,21 @@ struct AsyncDependencyTests {
     #expect(try await container.labelled.value == "real build 2")
   }
 
+  @Test("a container is released after its async dependencies were built: the kept handle holds no factory")
+  func containerReleased() async throws {
+    weak var released: AsyncContainer?
+    do {
+      let container = AsyncContainer()
+      released = container
+      _ = try await container.shared.value
+      _ = try await container.labelled.value
+    }
+    // The build's task lets go of the factory when it ends, just after the
+    // value is handed over.
+    for _ in 0..<1_000 where released != nil { try await Task.sleep(for: .milliseconds(1)) }
+    #expect(released == nil)
+  }
+
   @Test("shutdown() stops an async instance before what its build resolved")
   func shutdownOrder() async throws {
     let container = AsyncContainer()

@@ -52,6 +52,18 @@ struct MainActorDependencyTests {
     #expect(container.settings.value.title == "Settings")
   }
 
+  @Test("a container is released after its main-actor dependency was built")
+  @MainActor
+  func containerReleased() {
+    weak var released: MainActorContainer?
+    do {
+      let container = MainActorContainer()
+      released = container
+      _ = container.settings.value
+    }
+    #expect(released == nil)
+  }
+
   @Test("a main-actor factory that reads itself stops with the cycle's path")
   func cycle() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -37,8 +37,10 @@ extension Container {
     preview: (@Sendable () async throws -> T)? = nil
   ) -> AsyncDependency<T> {
     let declaration = DeclarationKey(key, file: fileID, line: line)
-    if let kept: AsyncDependency<T> = publishedHandle(scope, declaration, hasPreview: preview != nil) { return kept }
-    return provideAsyncResolving(scope, key: declaration, factory, preview: preview)
+    if let kept: AsyncDependency<T> = publishedHandle(scope, declaration, hasPreview: preview != nil) {
+      return kept.supplying(factory)
+    }
+    return provideAsyncResolving(scope, key: declaration, preview: preview).supplying(factory)
   }
 
   /// The kept handle of `declaration`, when a published read finds it.
@@ -61,13 +63,15 @@ extension Container {
   final func provideAsyncResolving<T: Sendable>(
     _ scope: Scope,
     key: DeclarationKey,
-    _ factory: @escaping @Sendable () async throws -> T,
     preview: (@Sendable () async throws -> T)?
   ) -> AsyncDependency<T> {
+    // The handle the container keeps has no factory: each read hands one
+    // out with the factory of its own `provide` call (a preview's handle,
+    // never kept, keeps its preview factory, which wins).
     let lifetime = scope.lifetime
     return provideResolving(
-      scope, key: key, { self.asyncHandle(key, lifetime: lifetime, factory: factory) },
-      preview: preview.map { preview in { self.asyncHandle(key, lifetime: lifetime, factory: preview) } })
+      scope, key: key, { self.asyncHandle(key, lifetime: lifetime, factory: nil as (@Sendable () async throws -> T)?) },
+      preview: preview.map { preview in { self.asyncHandle(key, lifetime: .transient, factory: preview) } })
   }
 
   /// The async `provide(_:key:fileID:line:_:preview:)` for a factory
@@ -95,9 +99,11 @@ extension Container {
     // preview closure prefer the synchronous `provide`, whose factories
     // return `Any`, and the property would stop with a type mismatch.
     let declaration = DeclarationKey(key, file: fileID, line: line)
-    if let kept: AsyncDependency<T> = publishedHandle(scope, declaration, hasPreview: preview != nil) { return kept }
+    if let kept: AsyncDependency<T> = publishedHandle(scope, declaration, hasPreview: preview != nil) {
+      return kept.supplying(sync: factory)
+    }
     let asyncPreview: (@Sendable () async throws -> T)? = preview.map { preview in { @Sendable in try preview() } }
-    return provideAsyncResolving(scope, key: declaration, { try factory() }, preview: asyncPreview)
+    return provideAsyncResolving(scope, key: declaration, preview: asyncPreview).supplying(sync: factory)
   }
 
   /// Declares a dependency whose factory runs on the main actor: read its
@@ -120,14 +126,17 @@ extension Container {
   ) -> MainActorDependency<T> {
     let declaration = DeclarationKey(key, file: fileID, line: line)
     let lifetime = scope.lifetime
-    return provide(scope, key: key, fileID: fileID, line: line) {
-      MainActorDependency(
+    // The handle the container keeps has no factory (it captures the
+    // container): each read hands one out with its own.
+    let kept: MainActorDependency<T> = provide(scope, key: key, fileID: fileID, line: line) {
+      MainActorDependency<T>(
         name: self.dependencyName(declaration),
         identity: AsyncDependencyIdentity(store: self.store, key: declaration),
         lifetime: lifetime,
-        factory: factory
+        factory: nil
       )
     }
+    return kept.supplying(factory)
   }
 
   /// A handle of the async dependency declared by `key`, whose instances
@@ -135,7 +144,7 @@ extension Container {
   func asyncHandle<T: Sendable>(
     _ key: DeclarationKey,
     lifetime: Lifetime,
-    factory: @escaping @Sendable () async throws -> T
+    factory: (@Sendable () async throws -> T)?
   ) -> AsyncDependency<T> {
     AsyncDependency(
       name: dependencyName(key),

@@ -19,7 +19,9 @@ import CForgeAtomics
   // @unchecked: `state` and every waiter are only touched while `lock` is
   // held; `factory`, `name`, `identity` and `holdsWeakly` are immutable;
   // `publishedCell` is written once, with release, and read with acquire.
-  private let factory: @Sendable () async throws -> Value
+  /// The factory, when the build keeps one; a handle may supply its own on
+  /// each read instead (Forge's, whose factories capture the container).
+  private let factory: (@Sendable () async throws -> Value)?
   private let holdsWeakly: Bool
   private let lock = ConditionLock()
   private var state = State.idle
@@ -58,6 +60,9 @@ import CForgeAtomics
   private final class Flight: @unchecked Sendable {
     // @unchecked: only touched while the build's lock is held.
     var task: Task<Void, Never>?
+    /// What builds, kept for a rebuild after the flight is abandoned.
+    let factory: @Sendable () async throws -> Value
+    init(factory: @escaping @Sendable () async throws -> Value) { self.factory = factory }
     /// Whether its last waiter was cancelled, which cancelled its task.
     var isAbandoned = false
   }
@@ -74,7 +79,7 @@ import CForgeAtomics
     name: String,
     identity: AnyHashable,
     holdsWeakly: Bool = false,
-    factory: @escaping @Sendable () async throws -> Value
+    factory: (@Sendable () async throws -> Value)?
   ) {
     self.factory = factory
     self.holdsWeakly = holdsWeakly
@@ -95,14 +100,31 @@ import CForgeAtomics
     return Unmanaged<Published>.fromOpaque(published).takeUnretainedValue().value
   }
 
-  /// A build of the same dependency with nothing kept yet.
-  func fresh() -> AsyncBuild<Value> {
-    AsyncBuild(name: name, identity: identity, holdsWeakly: holdsWeakly, factory: factory)
+  /// Builds for override scopes, by scope; guarded by `lock`.
+  private var scoped: [ObjectIdentifier: ScopedBuild] = [:]
+
+  private struct ScopedBuild {
+    weak var scope: OverrideScope?
+    let build: AsyncBuild<Value>
+  }
+
+  /// The build kept for `scope`, made on first use: a build of the same
+  /// dependency with nothing kept yet.
+  package func build(for scope: OverrideScope) -> AsyncBuild<Value> {
+    let id = ObjectIdentifier(scope)
+    return lock.withLock {
+      if let existing = scoped[id], existing.scope === scope { return existing.build }
+      // Scopes that ended leave their builds behind: drop them now.
+      scoped = scoped.filter { $0.value.scope != nil }
+      let made = AsyncBuild(name: name, identity: identity, holdsWeakly: holdsWeakly, factory: factory)
+      scoped[id] = ScopedBuild(scope: scope, build: made)
+      return made
+    }
   }
 
   /// The instance: the kept one, or the one the build in progress or a new
   /// build makes.
-  package func value() async throws -> Value {
+  package func value(supplying supplied: (@Sendable () async throws -> Value)? = nil) async throws -> Value {
     lock.lock()
     switch state {
     case .built(let value):
@@ -123,9 +145,15 @@ import CForgeAtomics
       throw DependencyCycleError(path: cycle)
     }
     if case .idle = state {
-      let flight = Flight()
+      // A factory the build keeps (an override's, a preview's, another
+      // dialect's) wins over one a handle was handed out with.
+      guard let factory = factory ?? supplied else {
+        lock.unlock()
+        fatalError("ForgeCore: \(ForgeDiagnostic.internalError("\(name) has no factory to build with"))")
+      }
+      let flight = Flight(factory: factory)
       state = .building(flight)
-      flight.task = startBuild(chain: waiting)
+      flight.task = startBuild(chain: waiting, factory: factory)
     }
     // Builds on other tasks that this one would wait for in a circle; the
     // check and the wait's edge are one step, so two builds that await
@@ -177,7 +205,10 @@ import CForgeAtomics
   }
 
   /// Starts a build in a task of its own. Call with the lock held.
-  private func startBuild(chain: AsyncBuildFrame?) -> Task<Void, Never> {
+  private func startBuild(
+    chain: AsyncBuildFrame?,
+    factory: @escaping @Sendable () async throws -> Value
+  ) -> Task<Void, Never> {
     let frame = AsyncBuildFrame(build: self, parent: chain)
     return Task {
       let result: Result<Value, any Error>
@@ -195,9 +226,9 @@ import CForgeAtomics
       guard case .building(let flight) = state else { return [] }
       if case .failure = result, flight.isAbandoned, !admitted.isEmpty {
         // Cancelled when nobody waited; tasks that came since still do.
-        let next = Flight()
+        let next = Flight(factory: flight.factory)
         state = .building(next)
-        next.task = startBuild(chain: chain)
+        next.task = startBuild(chain: chain, factory: flight.factory)
         return []
       }
       switch result {

@@ -33,15 +33,16 @@
 ///   it, never in the container: the engine does not yet record what an
 ///   async factory resolves, so it cannot tell whether the scope's
 ///   overrides reach it and treats them as if they did.
-public final class AsyncDependency<Value: Sendable>: Sendable {
+public struct AsyncDependency<Value: Sendable>: Sendable {
+  /// What is kept: the instance, the build in flight, the scopes' builds.
   @usableFromInline let build: AsyncBuild<Value>
-  /// Builds for override scopes, by scope.
-  private let scoped = LockedValue<[ObjectIdentifier: ScopedBuild]>([:])
-
-  private struct ScopedBuild {
-    weak var scope: OverrideScope?
-    let build: AsyncBuild<Value>
-  }
+  /// The factory this handle was handed out with, when the kept part keeps
+  /// none (Forge's: its factories capture the container, which keeps the
+  /// handle, so keeping the factory too would keep both alive forever).
+  @usableFromInline let factory: (@Sendable () async throws -> Value)?
+  /// The same for a factory that does not await: kept as it is, so that a
+  /// hit makes no closure.
+  @usableFromInline let syncFactory: (@Sendable () throws -> Value)?
 
   /// A handle whose instance `factory` builds.
   ///
@@ -51,13 +52,41 @@ public final class AsyncDependency<Value: Sendable>: Sendable {
   ///     (each resolution of a transient one makes a handle).
   ///   - lifetime: how long the container keeps the instance; a weak one is
   ///     kept only while someone else holds it.
+  ///   - factory: builds the instance; nil when every handle is handed out
+  ///     with one (``supplying(_:)``).
   package init(
     name: String,
     identity: AnyHashable,
     lifetime: Lifetime,
-    factory: @escaping @Sendable () async throws -> Value
+    factory: (@Sendable () async throws -> Value)?
   ) {
     build = AsyncBuild(name: name, identity: identity, holdsWeakly: lifetime == .weak, factory: factory)
+    self.factory = nil
+    self.syncFactory = nil
+  }
+
+  @usableFromInline
+  init(
+    build: AsyncBuild<Value>,
+    factory: (@Sendable () async throws -> Value)?,
+    syncFactory: (@Sendable () throws -> Value)?
+  ) {
+    self.build = build
+    self.factory = factory
+    self.syncFactory = syncFactory
+  }
+
+  /// This handle, building with `factory` when it builds and keeps no
+  /// factory of its own.
+  @inlinable
+  package func supplying(_ factory: @escaping @Sendable () async throws -> Value) -> AsyncDependency {
+    AsyncDependency(build: build, factory: factory, syncFactory: nil)
+  }
+
+  /// This handle, building with `factory`, which does not await.
+  @inlinable
+  package func supplying(sync factory: @escaping @Sendable () throws -> Value) -> AsyncDependency {
+    AsyncDependency(build: build, factory: nil, syncFactory: factory)
   }
 
   /// The instance, built by the dependency's factory the first time it is
@@ -79,23 +108,11 @@ public final class AsyncDependency<Value: Sendable>: Sendable {
   /// not built yet.
   @usableFromInline
   func unpublishedValue() async throws -> Value {
+    let supplied = factory ?? syncFactory.map { factory in { @Sendable in try factory() } }
     if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
-      return try await build(for: scope).value()
+      return try await build.build(for: scope).value(supplying: supplied)
     }
-    return try await build.value()
-  }
-
-  /// The build kept for `scope`, made on first use.
-  private func build(for scope: OverrideScope) -> AsyncBuild<Value> {
-    let id = ObjectIdentifier(scope)
-    return scoped.withValue { builds in
-      if let existing = builds[id], existing.scope === scope { return existing.build }
-      // Scopes that ended leave their builds behind: drop them now.
-      builds = builds.filter { $0.value.scope != nil }
-      let made = build.fresh()
-      builds[id] = ScopedBuild(scope: scope, build: made)
-      return made
-    }
+    return try await build.value(supplying: supplied)
   }
 }
 

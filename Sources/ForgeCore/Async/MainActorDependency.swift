@@ -26,10 +26,56 @@
 /// main-actor dependencies, stops the program with the cycle's path. Inside
 /// an override scope the instance is built once for that scope, as an
 /// ``AsyncDependency``'s is.
-public final class MainActorDependency<Value>: @unchecked Sendable {
-  // @unchecked: `identity` is immutable (an AnyHashable of a Sendable key);
-  // the mutable state is isolated to the main actor.
-  private let factory: @MainActor @Sendable () -> Value
+public struct MainActorDependency<Value>: Sendable {
+  /// What is kept: the instance, and the scopes' instances.
+  let state: MainActorState<Value>
+  /// The factory this handle was handed out with, when the kept part keeps
+  /// none (Forge's: its factories capture the container, which keeps the
+  /// handle).
+  let factory: (@MainActor @Sendable () -> Value)?
+
+  /// A handle whose instance `factory` builds on the main actor.
+  ///
+  /// - Parameters:
+  ///   - name: names the dependency in messages and in a cycle's path.
+  ///   - identity: the dependency itself, the same for every handle of it.
+  ///   - lifetime: how long the container keeps the instance; a weak one is
+  ///     kept only while someone else holds it.
+  ///   - factory: builds the instance; nil when every handle is handed out
+  ///     with one (``supplying(_:)``).
+  package init(
+    name: String,
+    identity: AnyHashable,
+    lifetime: Lifetime,
+    factory: (@MainActor @Sendable () -> Value)?
+  ) {
+    state = MainActorState(name: name, identity: identity, holdsWeakly: lifetime == .weak, factory: factory)
+    self.factory = nil
+  }
+
+  private init(state: MainActorState<Value>, factory: (@MainActor @Sendable () -> Value)?) {
+    self.state = state
+    self.factory = factory
+  }
+
+  /// This handle, building with `factory` when it keeps no factory of its
+  /// own.
+  package func supplying(_ factory: @escaping @MainActor @Sendable () -> Value) -> MainActorDependency {
+    MainActorDependency(state: state, factory: factory)
+  }
+
+  /// The instance, built on the main actor the first time it is read (or
+  /// every time, for a transient dependency).
+  @MainActor
+  public var value: Value { state.value(supplying: factory) }
+}
+
+/// What a main-actor dependency keeps.
+final class MainActorState<Value>: @unchecked Sendable {
+  // @unchecked: `name`, `identity`, `holdsWeakly` and `factory` are
+  // immutable (`identity` an AnyHashable of a Sendable key); the mutable
+  // state is isolated to the main actor.
+  private let factory: (@MainActor @Sendable () -> Value)?
   private let name: String
   private let identity: AnyHashable
   private let holdsWeakly: Bool
@@ -58,43 +104,33 @@ public final class MainActorDependency<Value>: @unchecked Sendable {
     weak var scope: OverrideScope?
   }
 
-  /// A handle whose instance `factory` builds on the main actor.
-  ///
-  /// - Parameters:
-  ///   - name: names the dependency in messages and in a cycle's path.
-  ///   - identity: the dependency itself, the same for every handle of it.
-  ///   - lifetime: how long the container keeps the instance; a weak one is
-  ///     kept only while someone else holds it.
-  package init(
-    name: String,
-    identity: AnyHashable,
-    lifetime: Lifetime,
-    factory: @escaping @MainActor @Sendable () -> Value
-  ) {
+  init(name: String, identity: AnyHashable, holdsWeakly: Bool, factory: (@MainActor @Sendable () -> Value)?) {
     self.factory = factory
     self.name = name
     self.identity = identity
-    self.holdsWeakly = lifetime == .weak
+    self.holdsWeakly = holdsWeakly
   }
 
-  /// The instance, built on the main actor the first time it is read (or
-  /// every time, for a transient dependency).
+  /// The kept instance, or one built with the kept factory or `supplied`.
   @MainActor
-  public var value: Value {
+  func value(supplying supplied: (@MainActor @Sendable () -> Value)?) -> Value {
+    guard let factory = factory ?? supplied else {
+      fatalError("ForgeCore: \(ForgeDiagnostic.internalError("\(name) has no factory to build with"))")
+    }
     if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
-      return scopedValue(for: scope)
+      return scopedValue(for: scope, factory: factory)
     }
     if let value = kept?.value { return value }
-    let value = build()
+    let value = build(with: factory)
     kept = keep(value)
     return value
   }
 
   @MainActor
-  private func scopedValue(for scope: OverrideScope) -> Value {
+  private func scopedValue(for scope: OverrideScope, factory: @MainActor @Sendable () -> Value) -> Value {
     let id = ObjectIdentifier(scope)
     if let entry = scoped[id], entry.scope.scope === scope, let value = entry.kept.value { return value }
-    let value = build()
+    let value = build(with: factory)
     scoped = scoped.filter { $0.value.scope.scope != nil }
     if let kept = keep(value) { scoped[id] = (WeakScope(scope: scope), kept) }
     return value
@@ -110,7 +146,7 @@ public final class MainActorDependency<Value>: @unchecked Sendable {
   /// Runs the factory on the main actor's chain of builds; a dependency
   /// already on it closes a cycle, which stops the program with its path.
   @MainActor
-  private func build() -> Value {
+  private func build(with factory: @MainActor @Sendable () -> Value) -> Value {
     if let start = MainActorBuilds.chain.firstIndex(where: { $0.identity == identity }) {
       let path = MainActorBuilds.chain[start...].map(\.name) + [name]
       fatalError("ForgeCore: \(DependencyCycleError(path: path).diagnostic)")
