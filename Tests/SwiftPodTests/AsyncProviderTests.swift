@@ -69,6 +69,8 @@ struct AsyncProviderTests {
     for result in results {
       #expect(Set((result.error as? DependencyCycleError)?.path ?? []) == ["left", "right"])
     }
+    looping.release()
+    pair.release()
   }
 
   @Test("an async builder resolves synchronous providers; an override replaces it until removed")
@@ -103,8 +105,12 @@ private struct LoopingProviders {
   let left: AsyncProvider<Int>
   let right: AsyncProvider<Int>
 
+  /// The providers the builders look up when they run: each holds the
+  /// others through it, a cycle ``release()`` breaks.
+  private let later = Guarded<[String: AsyncProvider<Int>]>([:])
+
   init(gate: AsyncGate = AsyncGate(open: true)) {
-    let later = Guarded<[String: AsyncProvider<Int>]>([:])
+    let later = later
     selfNeeding = AsyncProvider("selfNeeding") { pod in try await pod.resolve(later.withLock { $0["self"]! }) + 1 }
     left = AsyncProvider("left") { pod in
       await gate.wait()
@@ -117,4 +123,6 @@ private struct LoopingProviders {
     }
     later.withLock { [selfNeeding, right] in $0 = ["self": selfNeeding, "right": right] }
   }
+
+  func release() { later.withLock { $0 = [:] } }
 }
