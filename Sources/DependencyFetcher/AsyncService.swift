@@ -54,13 +54,7 @@ extension Fetcher {
     key: IdentityKey,
     make: @escaping @Sendable (Fetcher) async throws -> T
   ) -> AsyncDependency<T> {
-    // Weak: the handle lives in this fetcher's store.
-    AsyncDependency(name: name, identity: AsyncDependencyIdentity(store: store, key: key), lifetime: .singleton) {
-      [weak self] in
-      // The fetcher is gone: nobody is left to use the instance.
-      guard let self else { throw CancellationError() }
-      return try await make(self)
-    }
+    store.asyncHandle(key: key, name: name, lifetime: .singleton, owner: self, factory: make)
   }
 }
 

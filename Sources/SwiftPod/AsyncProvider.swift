@@ -95,13 +95,7 @@ extension SwiftPod {
     lifetime: Lifetime,
     builder: @escaping @Sendable (ProviderResolver) async throws -> T
   ) -> AsyncDependency<T> {
-    // Weak: the handle lives in this pod's store.
-    AsyncDependency(name: name, identity: AsyncDependencyIdentity(store: store, key: key), lifetime: lifetime) {
-      [weak self] in
-      // The pod is gone: nobody is left to use the instance.
-      guard let self else { throw CancellationError() }
-      return try await builder(self)
-    }
+    store.asyncHandle(key: key, name: name, lifetime: lifetime, owner: self, factory: builder)
   }
 
   /// Makes `provider` build with `builder` instead, until

@@ -273,9 +273,6 @@ import CForgeAtomics
     cancelled?.resume(throwing: CancellationError())
   }
 
-  /// The kept instance, for a container's shutdown; nil while none is.
-  package var keptInstance: Value? { kept?.instance }
-
   /// The kept instance and when it was kept, read together under the lock.
   private var kept: (sequence: Int, instance: Value)? {
     lock.withLock {

@@ -133,6 +133,29 @@ package struct AsyncDependencyIdentity: Hashable, @unchecked Sendable {
   }
 }
 
+extension SlotStore where Key == IdentityKey {
+  /// A handle of the async dependency kept under `key` in this store, whose
+  /// instance `factory` builds with `owner` (the SwiftPod or Fetcher that
+  /// owns the store).
+  ///
+  /// The factory reaches `owner` weakly, as the handle lives in its store:
+  /// once `owner` is gone, nobody is left to use the instance and a build
+  /// ends with `CancellationError`.
+  package func asyncHandle<Owner: AnyObject & Sendable, T>(
+    key: IdentityKey,
+    name: String,
+    lifetime: Lifetime,
+    owner: Owner,
+    factory: @escaping @Sendable (Owner) async throws -> T
+  ) -> AsyncDependency<T> {
+    AsyncDependency(name: name, identity: AsyncDependencyIdentity(store: self, key: key), lifetime: lifetime) {
+      [weak owner] in
+      guard let owner else { throw CancellationError() }
+      return try await factory(owner)
+    }
+  }
+}
+
 extension Lifetime {
   /// The lifetime of the handle of an async dependency with this lifetime:
   /// a weak one's handle is kept, and holds its instance weakly.
