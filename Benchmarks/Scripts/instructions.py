@@ -78,6 +78,15 @@ ASYNC_HIT_LEVEL_TODAY = {"forge": 660, "forgeinject": 875, "swiftpod": 755, "fet
 OFF_NOISE = 2
 
 
+def no_mallocs(per_operation):
+    """Whether an operation allocates nothing. The count is a difference of
+    two runs, and the async runtime's own allocations (its worker threads,
+    its task bookkeeping) differ by a few between runs, so it can come out
+    a few thousandths above or below zero; an operation that allocates
+    shows as 1 or more."""
+    return round(per_operation) == 0
+
+
 def callgrind(scenario, system, count):
     """(instructions, malloc calls) of one run."""
     with tempfile.NamedTemporaryFile(suffix=".cg", delete=False) as out:
@@ -153,7 +162,7 @@ def main():
             instructions, mallocs = per_operation(scenario, system)
             if scenario == "hit":
                 budget = hand_instructions + (HIT_EXTRA_TODAY if args.today else HIT_EXTRA)
-                ok = instructions <= budget and mallocs == 0
+                ok = instructions <= budget and no_mallocs(mallocs)
                 limit = f"≤ {budget:.0f}, 0 mallocs"
             else:
                 budget = hand_instructions * (TRANSIENT_RATIO_TODAY if args.today else TRANSIENT_RATIO)
@@ -170,7 +179,7 @@ def main():
         instructions, mallocs = per_operation("hit-off", system)
         budget = hits[system] + OFF_NOISE
         limit = f"≤ {budget:.0f} (its hit + {OFF_NOISE}), 0 mallocs"
-        ok = instructions <= budget and mallocs == 0
+        ok = instructions <= budget and no_mallocs(mallocs)
         rows.append(("hit-off", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
         if not ok:
             failures.append(f"hit-off {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
@@ -183,7 +192,7 @@ def main():
         if args.today:
             budget = ASYNC_HIT_LEVEL_TODAY[system]
             limit = f"≤ {budget} (today's level; {ASYNC_HIT_RATIO}× its hit is {hits[system] * ASYNC_HIT_RATIO:.0f}), 0 mallocs"
-        ok = instructions <= budget and mallocs == 0
+        ok = instructions <= budget and no_mallocs(mallocs)
         rows.append(("async-hit", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
         if not ok:
             failures.append(f"async-hit {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
@@ -199,7 +208,7 @@ def main():
         if level is not None and level > budget:
             budget = level
             limit = f"≤ {level} (today's level; {ratio}× its hit is {hit * ratio:.0f}), 0 mallocs"
-        ok = instructions <= budget and mallocs == 0
+        ok = instructions <= budget and no_mallocs(mallocs)
         rows.append(("override", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
         if not ok:
             failures.append(f"override {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
