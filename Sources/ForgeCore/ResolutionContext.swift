@@ -148,11 +148,17 @@ import CForgeAtomics
     return Outcome(scopeDepth: frame.scopeDepth, dependencies: dependencies)
   }
 
-  /// Notes that the build in progress, if any, depends on `slot`.
+  /// Notes that the build in progress, if any, depends on `slot`: the
+  /// innermost one on this thread, or else the async build whose factory
+  /// the current task runs.
   @usableFromInline
   package func recordDependency(_ slot: AnySlot) {
     let depth = fast.pointee.buildDepth
-    guard depth > 0 else { return }
+    guard depth > 0 else {
+      // The gate is raised while a recording async factory runs.
+      if Gates.activeOverrideScopes.value != 0 { AsyncBuildNode.noteResolved(slot) }
+      return
+    }
     let frame = fast.pointee[frame: depth - 1]
     guard frame.recordsDependencies else { return }
     if !recorded[frame.dependenciesStart...].contains(where: { $0 === slot }) {

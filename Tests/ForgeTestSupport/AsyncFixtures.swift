@@ -36,7 +36,7 @@ package final class AsyncGate: Sendable {
 /// ``gate``, then throws on the builds ``failing`` names or makes a
 /// ``Thing``.
 package final class AsyncFactory: Sendable {
-  package struct Failed: Error, Equatable {}
+  package struct Failed: Error, Equatable { package init() {} }
   package let builds = Counter()
   package let gate: AsyncGate
   /// How many tasks have started a read, as ``reads(_:_:)`` counts them.

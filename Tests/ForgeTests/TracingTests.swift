@@ -3,22 +3,6 @@ import ForgeTestSupport
 import Foundation
 import Testing
 
-/// Keeps every event it receives.
-final class EventLog: ResolutionObserver {
-  let events = Guarded<[ResolutionEvent]>([])
-  func resolution(_ event: ResolutionEvent) { events.withLock { $0.append(event) } }
-
-  /// The events as `kind dependency`, durations dropped.
-  var lines: [String] {
-    events.withLock { events in
-      events.map { event in
-        "\(event.kind.label) \(event.dependency)"
-          + (event.chain.isEmpty ? "" : " ← \(event.chain.joined(separator: " ← "))")
-      }
-    }
-  }
-}
-
 @Suite("Forge: tracing", .timeLimit(.minutes(1)))
 struct TracingTests {
   @Test("a nested resolution's events come in order, each with the chain that led to it")

@@ -15,6 +15,12 @@ import CForgeAtomics
 /// next resolution builds again. A build that awaits, directly or through
 /// other async builds on any task, the dependency it is building throws
 /// ``DependencyCycleError`` with the path instead of waiting for itself.
+///
+/// A build made for a slot's handle reports to that slot: what its factory
+/// resolves, on whichever threads it runs, becomes the slot's recorded
+/// dependencies when it ends (the graph's edges, and what override scopes
+/// read to tell whether they reach it), and its start and end are told to
+/// the store's observers as a resolution of its own.
 @usableFromInline package final class AsyncBuild<Value: Sendable>: AsyncBuildNode, @unchecked Sendable {
   // @unchecked: `state` and every waiter are only touched while `lock` is
   // held; `factory`, `name`, `identity` and `holdsWeakly` are immutable;
@@ -23,6 +29,8 @@ import CForgeAtomics
   /// each read instead (Forge's, whose factories capture the container).
   private let factory: (@Sendable () async throws -> Value)?
   private let holdsWeakly: Bool
+  /// Where the build reports what it resolved and how it went.
+  private let reporting: AsyncBuildReporting
   private let lock = ConditionLock()
   private var state = State.idle
   /// The kept instance, boxed, once a build keeps one for good (not a weak
@@ -75,14 +83,18 @@ import CForgeAtomics
   /// - Parameters:
   ///   - holdsWeakly: keep a class instance only while someone else holds
   ///     it (a weak lifetime); other values are built every time.
+  ///   - reporting: the slot to record the factory's resolutions in, and the
+  ///     store whose observers hear of the build.
   package init(
     name: String,
     identity: AnyHashable,
     holdsWeakly: Bool = false,
+    reporting: AsyncBuildReporting = AsyncBuildReporting(),
     factory: (@Sendable () async throws -> Value)?
   ) {
     self.factory = factory
     self.holdsWeakly = holdsWeakly
+    self.reporting = reporting
     publishedCell = .allocate(capacity: 1)
     publishedCell.initialize(to: nil)
     super.init(name: name, identity: identity)
@@ -108,15 +120,31 @@ import CForgeAtomics
     let build: AsyncBuild<Value>
   }
 
+  /// The build that serves a task in `scope`: this one when the factory's
+  /// last recorded build reached none of the scope's overrides, else the
+  /// build kept for the innermost scope it reached (the scope itself while
+  /// nothing is recorded yet, or when it isolates the dependency's store).
+  package func build(in scope: OverrideScope) -> AsyncBuild<Value> {
+    if let slot = reporting.slot, slot.dependenciesRecorded.value != 0 {
+      let reach = scope.reachDepth(from: slot)
+      if reach == 0 { return self }
+      if let owner = scope.ancestor(atDepth: reach) { return build(for: owner) }
+    }
+    return build(for: scope)
+  }
+
   /// The build kept for `scope`, made on first use: a build of the same
-  /// dependency with nothing kept yet.
+  /// dependency with nothing kept yet, which records nothing in the slot
+  /// (the container's build does).
   package func build(for scope: OverrideScope) -> AsyncBuild<Value> {
     let id = ObjectIdentifier(scope)
     return lock.withLock {
       if let existing = scoped[id], existing.scope === scope { return existing.build }
       // Scopes that ended leave their builds behind: drop them now.
       scoped = scoped.filter { $0.value.scope != nil }
-      let made = AsyncBuild(name: name, identity: identity, holdsWeakly: holdsWeakly, factory: factory)
+      let made = AsyncBuild(
+        name: name, identity: identity, holdsWeakly: holdsWeakly,
+        reporting: AsyncBuildReporting(lifetime: reporting.lifetime, host: reporting.host), factory: factory)
       scoped[id] = ScopedBuild(scope: scope, build: made)
       return made
     }
@@ -209,13 +237,35 @@ import CForgeAtomics
     chain: AsyncBuildFrame?,
     factory: @escaping @Sendable () async throws -> Value
   ) -> Task<Void, Never> {
-    let frame = AsyncBuildFrame(build: self, parent: chain)
+    let recorder = reporting.records && reporting.slot != nil ? AsyncDependencyRecorder() : nil
+    let frame = AsyncBuildFrame(build: self, parent: chain, recorder: recorder)
+    let reporting = reporting
     return Task {
+      let observers = reporting.host?.asyncBuildObservers() ?? []
+      let tell = { (kind: ResolutionEvent.Kind) in
+        let event = ResolutionEvent(kind: kind, dependency: self.name, chain: chain?.names ?? [])
+        for observer in observers { observer.resolution(event) }
+      }
+      tell(.requested)
+      let start = ContinuousClock.now
+      // Raised while the factory runs, so that its synchronous resolutions
+      // take the path that records them in `recorder`.
+      if recorder != nil { Gates.activeOverrideScopes.add(1) }
       let result: Result<Value, any Error>
       do {
         result = .success(try await AsyncBuildNode.$currentFrame.withValue(frame) { try await factory() })
       } catch {
         result = .failure(error)
+      }
+      if let recorder {
+        Gates.activeOverrideScopes.add(-1)
+        // Recorded before any waiter resumes: what awaited the instance
+        // finds its edges.
+        if case .success = result { reporting.slot?.recordDependencies(recorder.slots, lifetime: reporting.lifetime) }
+      }
+      switch result {
+      case .success: tell(.built(ContinuousClock.now - start))
+      case .failure(let error): tell(.failed(ForgeDiagnostic.of(error).description))
       }
       finish(with: result, chain: chain)
     }
@@ -309,6 +359,76 @@ extension AsyncBuild: AsyncKeptInstance {
   /// The build the current task runs (its factory, and any child task it
   /// starts), with the builds that awaited it as parents.
   static var current: AsyncBuildFrame? { currentFrame }
+
+  /// Notes that the factory the current task runs, if it records, resolved
+  /// `slot` itself (not from within a synchronous build).
+  static func noteResolved(_ slot: AnySlot) {
+    currentFrame?.recorder?.add(slot)
+  }
+
+  /// The async builds the current task runs within, outermost first.
+  package static var chain: [String] { currentFrame?.names ?? [] }
+}
+
+/// Where an async build reports: the slot whose handle it belongs to, whose
+/// recorded dependencies tell override scopes whether they reach it and
+/// which, when `records`, the build records what its factory resolved in,
+/// with the dependency's lifetime; and the store whose observers hear of
+/// the build.
+package struct AsyncBuildReporting: Sendable {
+  weak var slot: AnySlot?
+  let records: Bool
+  let lifetime: Lifetime
+  weak var host: (any AsyncBuildHost)?
+
+  package init(
+    slot: AnySlot? = nil, records: Bool = false, lifetime: Lifetime = .transient, host: (any AsyncBuildHost)? = nil
+  ) {
+    self.slot = slot
+    self.records = records
+    self.lifetime = lifetime
+    self.host = host
+  }
+
+  /// Reporting for a handle being made now: to the slot whose build on this
+  /// thread makes it, when the slot holds async handles; the build records
+  /// when that build does (the slot's own factory's, not an override's or a
+  /// preview's).
+  static func forHandleMadeNow(lifetime: Lifetime, host: (any AsyncBuildHost)?) -> AsyncBuildReporting {
+    let thread = ResolutionContext.currentFast
+    let depth = thread.pointee.buildDepth
+    guard depth > 0 else { return AsyncBuildReporting(lifetime: lifetime, host: host) }
+    let frame = thread.pointee[frame: depth - 1]
+    let slot = frame.slot.takeUnretainedValue()
+    guard slot.buildsAsynchronously else { return AsyncBuildReporting(lifetime: lifetime, host: host) }
+    return AsyncBuildReporting(slot: slot, records: frame.recordsDependencies, lifetime: lifetime, host: host)
+  }
+}
+
+/// A store whose async builds tell its observers how they went.
+package protocol AsyncBuildHost: AnyObject, Sendable {
+  /// The observers to tell now; empty when there are none.
+  func asyncBuildObservers() -> [any ResolutionObserver]
+}
+
+/// A handle type whose slot's dependencies its async build records: slots
+/// of such types record nothing when the handle is made.
+package protocol AsyncBuiltHandle {}
+
+/// What an async factory resolved, from whichever threads and child tasks
+/// it ran on, in first-resolution order.
+final class AsyncDependencyRecorder: @unchecked Sendable {
+  // @unchecked: `resolved` is only touched while `lock` is held.
+  private let lock = ConditionLock()
+  private var resolved: [AnySlot] = []
+
+  func add(_ slot: AnySlot) {
+    lock.withLock {
+      if !resolved.contains(where: { $0 === slot }) { resolved.append(slot) }
+    }
+  }
+
+  var slots: [AnySlot] { lock.withLock { resolved } }
 }
 
 /// A build as seen from the task that runs its factory: the build, and the
@@ -316,10 +436,24 @@ extension AsyncBuild: AsyncKeptInstance {
 final class AsyncBuildFrame: Sendable {
   let build: AsyncBuildNode
   let parent: AsyncBuildFrame?
+  /// Where what the factory resolves goes; nil when nothing records it.
+  let recorder: AsyncDependencyRecorder?
 
-  init(build: AsyncBuildNode, parent: AsyncBuildFrame?) {
+  init(build: AsyncBuildNode, parent: AsyncBuildFrame?, recorder: AsyncDependencyRecorder? = nil) {
     self.build = build
     self.parent = parent
+    self.recorder = recorder
+  }
+
+  /// The names of this build and the ones that awaited it, outermost first.
+  var names: [String] {
+    var names: [String] = []
+    var frame: AsyncBuildFrame? = self
+    while let current = frame {
+      names.append(current.build.name)
+      frame = current.parent
+    }
+    return names.reversed()
   }
 }
 

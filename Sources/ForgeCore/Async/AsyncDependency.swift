@@ -28,11 +28,12 @@
 /// - A factory that awaits, directly or through other async dependencies on
 ///   any task, the dependency it builds throws ``DependencyCycleError`` with
 ///   the path.
+/// - What the factory resolves, across its awaits, is recorded when its
+///   build ends: graphs show those edges, and observers hear the build.
 /// - Inside an override scope (Forge's `withOverrides`, ForgeTesting's
-///   isolation) the instance is built once for that scope and kept with
-///   it, never in the container: the engine does not yet record what an
-///   async factory resolves, so it cannot tell whether the scope's
-///   overrides reach it and treats them as if they did.
+///   isolation) the instance is rebuilt for the scope when the scope's
+///   overrides reach what the last build resolved (or before any build
+///   ended), and kept with that scope, never in the container.
 public struct AsyncDependency<Value: Sendable>: Sendable {
   /// What is kept: the instance, the build in flight, the scopes' builds.
   @usableFromInline let build: AsyncBuild<Value>
@@ -60,7 +61,11 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
     lifetime: Lifetime,
     factory: (@Sendable () async throws -> Value)?
   ) {
-    build = AsyncBuild(name: name, identity: identity, holdsWeakly: lifetime == .weak, factory: factory)
+    // Made by a slot's own build: its build records in that slot.
+    let host = (identity.base as? AsyncDependencyIdentity)?.host
+    build = AsyncBuild(
+      name: name, identity: identity, holdsWeakly: lifetime == .weak,
+      reporting: .forHandleMadeNow(lifetime: lifetime, host: host), factory: factory)
     self.factory = nil
     self.syncFactory = nil
   }
@@ -110,11 +115,13 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
   func unpublishedValue() async throws -> Value {
     let supplied = factory ?? syncFactory.map { factory in { @Sendable in try factory() } }
     if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
-      return try await build.build(for: scope).value(supplying: supplied)
+      return try await build.build(in: scope).value(supplying: supplied)
     }
     return try await build.value(supplying: supplied)
   }
 }
+
+extension AsyncDependency: AsyncBuiltHandle {}
 
 extension AsyncDependency: AsyncKeptInstance {
   package var keptForShutdown: (sequence: Int, instance: Any)? { build.keptForShutdown }
@@ -126,10 +133,21 @@ package struct AsyncDependencyIdentity: Hashable, @unchecked Sendable {
   // @unchecked: `key` wraps a store's key type, which is Sendable.
   let store: ObjectIdentifier
   let key: AnyHashable
+  /// The store itself, whose observers hear of the builds; not part of
+  /// the identity.
+  weak var host: (any AsyncBuildHost)?
 
   package init<Key: SlotKey>(store: SlotStore<Key>, key: Key) {
     self.store = ObjectIdentifier(store)
     self.key = AnyHashable(key)
+    self.host = store
+  }
+
+  package static func == (lhs: Self, rhs: Self) -> Bool { lhs.store == rhs.store && lhs.key == rhs.key }
+
+  package func hash(into hasher: inout Hasher) {
+    hasher.combine(store)
+    hasher.combine(key)
   }
 }
 

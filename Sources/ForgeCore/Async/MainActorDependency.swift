@@ -24,8 +24,9 @@
 ///
 /// A factory that reads its own dependency, directly or through other
 /// main-actor dependencies, stops the program with the cycle's path. Inside
-/// an override scope the instance is built once for that scope, as an
-/// ``AsyncDependency``'s is.
+/// an override scope the instance is built once for that scope: unlike an
+/// ``AsyncDependency``'s build, a main-actor build does not record what its
+/// factory resolves.
 public struct MainActorDependency<Value>: Sendable {
   /// What is kept: the instance, and the scopes' instances.
   let state: MainActorState<Value>

@@ -35,6 +35,10 @@ import CForgeAtomics
 /// task that still holds a scope, such as an unstructured task started
 /// inside `withOverrides`, always takes the path that reads it. They are
 /// written only when such a scope starts or ends, never on the read path.
+///
+/// `activeOverrideScopes` is also raised while an async factory whose
+/// resolutions are recorded runs (see ``AsyncBuild``): those resolutions
+/// must reach the path that reads the build's task-local frame.
 @usableFromInline package enum Gates {
   @inlinable
   package static var activeOverrideScopes: AtomicCounter { AtomicCounter(word: forge_gate_word(0)) }

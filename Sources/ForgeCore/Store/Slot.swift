@@ -39,6 +39,11 @@ import CForgeAtomics
   @exclusivity(unchecked) package var serial = 0
   /// Nonzero once a build has recorded `dependencies`; read without the lock.
   @usableFromInline let dependenciesRecorded = AtomicCounter()
+  /// Whether the slot holds async handles (``AsyncDependency``): making a
+  /// handle resolves nothing, so its dependencies are what the handle's
+  /// build resolves, recorded when that build ends, not when the handle is
+  /// made.
+  package let buildsAsynchronously: Bool
 
   /// Who builds the container's instance and in which generation: resets,
   /// clears and re-registrations invalidate it, so a build of the old state
@@ -53,6 +58,7 @@ import CForgeAtomics
     self.storeLock = storeLock
     self.valueType = ObjectIdentifier(valueType)
     self.valueMetatype = valueType
+    self.buildsAsynchronously = valueType is any AsyncBuiltHandle.Type
     // Read on every resolution of the slot, written rarely: one cache line
     // for the three cells, a flag, and room for a small instance's box, so
     // that a hit reads one line of the slot's, not two.
@@ -175,6 +181,20 @@ import CForgeAtomics
   /// Whether a factory was registered for the slot; read it with the
   /// store's lock held.
   package var hasRegisteredFactory: Bool { registrationCell.pointee != nil }
+
+  /// Keeps `dependencies` as what the slot's own factory resolved, built
+  /// with `lifetime`; a change starts a new edge epoch, so memos of the
+  /// graph's shape are redone.
+  func recordDependencies(_ dependencies: [AnySlot], lifetime: Lifetime) {
+    let changed = storeLock.withLock {
+      let changed = dependenciesRecorded.value == 0 || !self.dependencies.elementsEqual(dependencies, by: ===)
+      self.dependencies = dependencies
+      recordedLifetime = lifetime
+      return changed
+    }
+    if changed { Gates.edgeEpoch.add(1) }
+    if dependenciesRecorded.value == 0 { dependenciesRecorded.add(1) }
+  }
 
   /// The slot's direct dependencies, read under the owning store's lock.
   package var lockedDependencies: [AnySlot] {

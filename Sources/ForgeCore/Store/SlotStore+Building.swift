@@ -39,26 +39,13 @@ extension SlotStore {
       throw error
     }
     let outcome = context.pop()
-    record(outcome.dependencies, of: slot, lifetime: lifetime)
+    if !slot.buildsAsynchronously {
+      slot.recordDependencies(outcome.dependencies, lifetime: lifetime)
+      noteServed(slot, .built, thread: thread)
+    }  // else the handle's build records, and tells observers, when it ends
     context.validation?.noteBuild(slot, lifetime: lifetime, dependencies: outcome.dependencies)
-    noteServed(slot, .built, thread: thread)
     scopeDepth = outcome.scopeDepth
     return value
-  }
-
-  /// Keeps `dependencies` as what `slot`'s own factory resolved, built with
-  /// `lifetime`; a change starts a new edge epoch, so memos of the graph's
-  /// shape are redone.
-  func record(_ dependencies: [AnySlot], of slot: AnySlot, lifetime: Lifetime) {
-    let changed = slot.storeLock.withLock {
-      let changed =
-        slot.dependenciesRecorded.value == 0 || !slot.dependencies.elementsEqual(dependencies, by: ===)
-      slot.dependencies = dependencies
-      slot.recordedLifetime = lifetime
-      return changed
-    }
-    if changed { Gates.edgeEpoch.add(1) }
-    if slot.dependenciesRecorded.value == 0 { slot.dependenciesRecorded.add(1) }
   }
 
   /// Builds an instance of `slot` that is not kept, with its own factory;

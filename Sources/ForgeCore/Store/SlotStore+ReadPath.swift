@@ -283,7 +283,10 @@ extension SlotStore {
   ) throws -> T {
     try known._withUnsafeGuaranteedRef { anySlot in
       let slot = unsafeDowncast(anySlot, to: Slot<T>.self)
-      if !thread.pointee.recordsNothing { thread.pointee.owner.recordDependency(slot) }
+      // With the gate raised, an async factory's resolution may be recorded.
+      if !thread.pointee.recordsNothing || Gates.activeOverrideScopes.value != 0 {
+        thread.pointee.owner.recordDependency(slot)
+      }
       guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0 else {
         return try resolveLayers(slot, lifetime: lifetime, factory: factory, servesPreview: false, thread: thread)
       }

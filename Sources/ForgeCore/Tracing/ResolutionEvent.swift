@@ -2,7 +2,11 @@
 ///
 /// Every resolution an observer sees starts with `.requested` and ends with
 /// exactly one of the others; resolutions made while building (the chain
-/// below it) come in between, so events nest like the builds.
+/// below it) come in between, so events nest like the builds. An async
+/// dependency's build is a resolution of its own, told from the build's
+/// task: `.requested` when it starts, `.built` or `.failed` when it ends,
+/// with what its factory resolved in between (resolving its handle is a
+/// `.cacheHit`).
 public struct ResolutionEvent: Sendable, Hashable {
   /// The kinds of event.
   public enum Kind: Sendable, Hashable {

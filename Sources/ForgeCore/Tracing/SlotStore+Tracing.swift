@@ -28,7 +28,10 @@ extension SlotStore {
   func resolveObserved<T>(_ slot: AnySlot, serve: () throws -> T) throws -> T {
     let observers = lock.withLock { Array(self.observers.values) }
     let context = ResolutionContext.current
-    let chain = context.chain
+    // Below the async builds the task runs, if any (the gate is raised
+    // while one that records runs).
+    let asyncChain = Gates.activeOverrideScopes.value != 0 ? AsyncBuildNode.chain : []
+    let chain = asyncChain + context.chain
     func tell(_ kind: ResolutionEvent.Kind) {
       let event = ResolutionEvent(kind: kind, dependency: slot.name, chain: chain)
       for observer in observers { observer.resolution(event) }
@@ -60,6 +63,13 @@ extension SlotStore {
   func noteServed(_ slot: AnySlot, _ how: ResolutionContext.Served, thread: UnsafeMutablePointer<ThreadFastState>) {
     guard overrideCount.value >= Self.observerWeight else { return }
     thread.pointee.owner.served = (ObjectIdentifier(slot), how)
+  }
+}
+
+extension SlotStore: AsyncBuildHost {
+  package func asyncBuildObservers() -> [any ResolutionObserver] {
+    guard overrideCount.value >= Self.observerWeight else { return [] }
+    return lock.withLock { Array(observers.values) }
   }
 }
 

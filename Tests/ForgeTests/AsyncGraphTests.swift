@@ -1,0 +1,128 @@
+import Forge
+import ForgeTestSupport
+import Testing
+
+/// An async singleton over a synchronous dependency and another async one,
+/// with an unrelated dependency beside them.
+final class AsyncGraphContainer: Container, @unchecked Sendable {
+  let builds = Counter()
+  let innerBuilds = Counter()
+
+  var region: String { provide(.singleton) { "eu" } }
+  var unrelated: String { provide { "unrelated" } }
+  var inner: AsyncDependency<String> {
+    provide(.singleton) {
+      self.innerBuilds.increment()
+      await Task.yield()
+      return "inner \(self.region)"
+    }
+  }
+  var outer: AsyncDependency<String> {
+    provide(.singleton) {
+      self.builds.increment()
+      let inner = try await self.inner.value
+      // Read after an await: on whichever thread the task resumed.
+      return "\(inner) + \(self.region)"
+    }
+  }
+  var failing: AsyncDependency<String> {
+    provide(.singleton) { () async throws -> String in
+      _ = self.region
+      throw AsyncFactory.Failed()
+    }
+  }
+}
+
+@Suite("Forge: async dependencies in graphs, traces and override scopes", .timeLimit(.minutes(1)))
+struct AsyncGraphTests {
+  @Test("the graph has an edge to each dependency an async factory resolved, across awaits")
+  func graphEdges() async throws {
+    let container = AsyncGraphContainer()
+    _ = try await container.outer.value
+    let graph = container.dependencyGraph()
+    #expect(
+      graph.dependencies(of: "AsyncGraphContainer.outer", transitively: false).map(\.name) == [
+        "AsyncGraphContainer.inner", "AsyncGraphContainer.region",
+      ])
+    #expect(
+      graph.dependencies(of: "AsyncGraphContainer.inner", transitively: false).map(\.name) == [
+        "AsyncGraphContainer.region"
+      ])
+    #expect(
+      Set(graph.dependents(of: "AsyncGraphContainer.region").map(\.name)) == [
+        "AsyncGraphContainer.outer", "AsyncGraphContainer.inner",
+      ])
+    #expect(graph.node(named: "AsyncGraphContainer.outer")?.lifetime == "singleton")
+  }
+
+  @Test("an observer hears an async build start and end, with what its factory resolved in between")
+  func tracing() async throws {
+    let container = AsyncGraphContainer()
+    let log = EventLog()
+    let token = container.addObserver(log)
+    _ = try await container.outer.value
+    #expect(
+      log.lines == [
+        "requested AsyncGraphContainer.outer",
+        "cacheHit AsyncGraphContainer.outer",
+        "requested AsyncGraphContainer.outer",
+        "requested AsyncGraphContainer.inner ← AsyncGraphContainer.outer",
+        "cacheHit AsyncGraphContainer.inner ← AsyncGraphContainer.outer",
+        "requested AsyncGraphContainer.inner ← AsyncGraphContainer.outer",
+        "requested AsyncGraphContainer.region ← AsyncGraphContainer.outer ← AsyncGraphContainer.inner",
+        "built AsyncGraphContainer.region ← AsyncGraphContainer.outer ← AsyncGraphContainer.inner",
+        "built AsyncGraphContainer.inner ← AsyncGraphContainer.outer",
+        "requested AsyncGraphContainer.region ← AsyncGraphContainer.outer",
+        "cacheHit AsyncGraphContainer.region ← AsyncGraphContainer.outer",
+        "built AsyncGraphContainer.outer",
+      ])
+    _ = try? await container.failing.value
+    #expect(log.lines.last?.hasPrefix("failed AsyncGraphContainer.failing") == true)
+    container.removeObserver(token)
+  }
+
+  @Test("an override scope rebuilds an async singleton only when its overrides reach it")
+  func scopeReach() async throws {
+    let container = AsyncGraphContainer()
+    #expect(try await container.outer.value == "inner eu + eu")
+    #expect(container.builds.count == 1)
+    // The scope overrides nothing the build read: the container's instance.
+    let unrelated = try await container.withOverrides {
+      $0.override(\.unrelated) { "other" }
+    } run: {
+      try await container.outer.value
+    }
+    #expect(unrelated == "inner eu + eu")
+    #expect(container.builds.count == 1)
+    // The scope overrides what both builds read: both are built for it.
+    let reached = try await container.withOverrides {
+      $0.override(\.region) { "us" }
+    } run: {
+      try await container.outer.value
+    }
+    #expect(reached == "inner us + us")
+    #expect(container.builds.count == 2)
+    #expect(container.innerBuilds.count == 2)
+    // The container's instance is untouched.
+    #expect(try await container.outer.value == "inner eu + eu")
+  }
+
+  @Test("a nested scope that overrides nothing the build read uses the outer scope's instance")
+  func nestedScope() async throws {
+    let container = AsyncGraphContainer()
+    _ = try await container.outer.value
+    try await container.withOverrides {
+      $0.override(\.region) { "us" }
+    } run: {
+      let outer = try await container.outer.value
+      let nested = try await container.withOverrides {
+        $0.override(\.unrelated) { "other" }
+      } run: {
+        try await container.outer.value
+      }
+      #expect(outer == "inner us + us")
+      #expect(nested == outer)
+    }
+    #expect(container.builds.count == 2)
+  }
+}
