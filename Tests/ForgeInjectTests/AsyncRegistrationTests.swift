@@ -35,6 +35,19 @@ struct AsyncRegistrationTests {
     #expect(factory.builds.count == 1)
   }
 
+  @Test("an Optional request awaits the wrapped type's async builder; nil only when the type is missing")
+  func optionalRequests() async throws {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ async throws in Thing("async") }
+    container.register(with: .singleton) { _ in AsyncRight(value: 1) }
+    let awaited: Thing? = try await container.resolveAsync()
+    #expect(awaited?.label == "async")
+    let synchronous: AsyncRight? = try await container.resolveAsync()
+    #expect(synchronous?.value == 1)
+    let missing: AsyncLeft? = try await container.resolveAsync()
+    #expect(missing == nil)
+  }
+
   @Test("transient builds every time; weak is shared while held, rebuilt after")
   func policies() async throws {
     let factory = AsyncFactory()

@@ -33,10 +33,13 @@ extension ForgeContainerProtocol {
 
   /// Resolves the type the call site infers, awaiting its async builder
   /// when it has one (registered with an `async` builder); a type with a
-  /// synchronous builder is resolved as ``resolve()`` does.
+  /// synchronous builder is resolved as ``resolve()`` does. An `Optional<W>`
+  /// that is not registered itself resolves `W`, awaiting its async builder
+  /// when it has one, and is nil only when `W` is not registered.
   ///
   /// ```swift
   /// let database: Database = try await container.resolveAsync()
+  /// let cache: Cache? = try await container.resolveAsync()  // nil: no Cache
   /// ```
   ///
   /// Not an overload of `resolve()`: in an `async` function Swift prefers an
@@ -79,6 +82,11 @@ extension ForgeContainer {
     } catch {
       stopRegistering(T.self, error)
     }
+    // An `Optional<T>` request awaits `T`: known here, where `T` is known
+    // to be Sendable (a conformance of `Optional` cannot require it).
+    asyncOptionals.withValue {
+      $0[ObjectIdentifier(T?.self)] = { container in try await container.resolveAsync() as T }
+    }
   }
 
   /// The factory of handles of `T`'s async builder.
@@ -114,9 +122,23 @@ extension ForgeContainer {
         bindAsync($0, as: T.self)
       }
     } catch is NotRegistered {
-      return try resolve()
+      return try await resolveWithoutAsyncBuilder(T.self)
     }
     return try await handle.value
+  }
+
+  /// ``resolveAsync()`` of a `T` with no async builder: an unregistered
+  /// `Optional<W>` whose `W` has one awaits `W` (nil when `W` is not
+  /// registered at all); anything else is resolved as ``resolve()`` does.
+  @usableFromInline
+  func resolveWithoutAsyncBuilder<T: Sendable>(_ type: T.Type) async throws -> T {
+    if !store.isRegistered(ObjectIdentifier(T.self)),
+      let resolveWrapped = asyncOptionals.withValue({ $0[ObjectIdentifier(T.self)] })
+    {
+      // The cast wraps the `W` in the `Optional<W>` that `T` is.
+      return try await resolveWrapped(self) as! T
+    }
+    return try resolve()
   }
 
   /// ``resolveAsync()`` for an explicit type.
