@@ -54,7 +54,9 @@ extension ForgeContainerError {
       switch self {
       case .missingFactoryMethod(let text), .typeMismatch(let text): text
       }
-    let detailStarts = [" (registered as ", " (chain: "].compactMap { text.firstRange(of: $0)?.lowerBound }
+    let detailStarts = [" (registered as ", " (chain: ", " (released: "].compactMap {
+      text.firstRange(of: $0)?.lowerBound
+    }
     return detailStarts.min().map { String(text[..<$0]) } ?? text
   }
 

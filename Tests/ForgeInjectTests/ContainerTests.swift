@@ -181,6 +181,22 @@ struct ContainerTests {
     #expect(builds.count == 1)
   }
 
+  @Test("mainActorBuilder with .weak: held until handed out, then released once nobody holds it")
+  @MainActor
+  func mainActorBuilderWeak() throws {
+    container.register(with: .weak, mainActorBuilder: { _ in MainObserver() as Observing })
+    var held: Observing? = try container.resolve()
+    weak let watched = held
+    #expect(try container.resolve() as Observing === held)
+    held = nil
+    #expect(watched == nil)
+    let error = #expect(throws: ForgeContainerError.self) { try container.resolve() as Observing }
+    let named = "Missing factory method for instance: ForgeInjectTests.Observing (released: "
+    #expect(error?.errorDescription?.hasPrefix(named) == true)
+    #expect(error?.errorDescription?.contains("registered .weak with a main-actor builder") == true)
+    #expect(error?.errorDescription?.contains("register it with .singleton") == true)
+  }
+
   @Test("the documented error cases can be switched over exhaustively")
   func exhaustiveSwitch() {
     func describe(_ error: ForgeContainerError) -> String {

@@ -109,6 +109,36 @@ public final class ForgeContainer: ForgeContainerProtocol {
     noteRegistration(T.self)
   }
 
+  /// Registers `instance`, built already, for `T` with the `.weak` policy:
+  /// the container holds it until a resolution hands it out, and from then
+  /// on only while someone else does. Nothing can build another.
+  func registerBuiltWeakly<T: Sendable>(_ instance: T) {
+    let pending = LockedValue<T?>(instance)
+    register(with: .weak) { _ in
+      let handedOut = pending.withValue { pending in
+        defer { pending = nil }
+        return pending
+      }
+      guard let handedOut else { throw ForgeContainer.released(T.self) }
+      return handedOut
+    }
+  }
+
+  /// The error for a resolution of `T`, registered `.weak` with a
+  /// main-actor builder, after its instance was released.
+  static func released<T>(_ type: T.Type) -> ForgeContainerError {
+    // The chain ends with T itself, being built.
+    let chain = ResolutionContext.current.chain
+    let reason = """
+      released: it was registered .weak with a main-actor builder, which runs once, at registration; \
+      hold the instance while it is needed, or register it with .singleton
+      """
+    return .missingFactoryMethod(
+      ForgeContainerError.subject(
+        String(reflecting: T.self),
+        details: [reason, chain.count > 1 ? "chain: \(chain.joined(separator: " → "))" : nil]))
+  }
+
   /// Remembers how to resolve `T` for ``validate()``; a registration again
   /// of the same type keeps its first place.
   @usableFromInline

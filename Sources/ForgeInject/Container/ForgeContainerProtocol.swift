@@ -39,7 +39,11 @@ extension ForgeContainerProtocol {
   /// Builds the instance now, on the main actor, and registers it.
   ///
   /// For types whose initialiser is `@MainActor`. The instance built here is
-  /// the one every resolution returns, whatever `policy` says.
+  /// the one every resolution returns, whatever `policy` says, except that
+  /// with `.weak` an instance of a class is released once nobody holds it:
+  /// the container holds it until a resolution hands it out, then only
+  /// while someone else does. The builder runs once, here, so a resolution
+  /// after the instance is gone throws `.missingFactoryMethod` saying so.
   ///
   /// ```swift
   /// @MainActor func setUpContainer() {
@@ -56,8 +60,12 @@ extension ForgeContainerProtocol {
     let instance = try builder(self)
     if let container = self as? ForgeContainer {
       // Kept at once, as seed 001 says: `resolveAll(conforming:)` sees it
-      // before anything resolves it.
-      container.registerBuilt(instance)
+      // before anything resolves it. A weak one is held until handed out.
+      if policy == .weak, type(of: instance as Any) is AnyClass {
+        container.registerBuiltWeakly(instance)
+      } else {
+        container.registerBuilt(instance)
+      }
     } else {
       register(with: policy) { _ in instance }
     }
