@@ -29,4 +29,18 @@ struct MainActorServiceTests {
     #expect(fromTasks == [onMain])
     #expect(builds.count == 1)
   }
+
+  @Test("shutdown() stops a main-actor instance before what its closure fetched")
+  func shutdown() async {
+    let log = Guarded<[String]>([])
+    let engine = Service("engine") { StoppablePart("engine", log: log) }
+    let screen = MainActorService("screen") { fetcher in
+      MainActorStoppable(StoppablePart("screen", log: log, [fetcher.fetch(engine)]))
+    }
+    let fetcher = Fetcher.createDefault()
+    _ = await fetcher.fetch(screen)
+    let report = await fetcher.shutdown()
+    #expect(report.stopped == ["screen", "engine"])
+    #expect(log.withLock { $0 } == ["screen", "engine"])
+  }
 }

@@ -194,3 +194,13 @@ extension ResolutionEvent.Kind {
     }
   }
 }
+
+/// A main-actor view model that stops a part when its container shuts down.
+@MainActor package final class MainActorStoppable: GracefulShutdown {
+  package let part: StoppablePart
+  package init(_ part: StoppablePart) {
+    MainActor.preconditionIsolated()
+    self.part = part
+  }
+  package nonisolated func shutdown() async throws { try await part.shutdown() }
+}

@@ -22,6 +22,11 @@ final class MainActorContainer: Container, @unchecked Sendable {
   }
   var fresh: MainActorDependency<SettingsModel> { provide { @MainActor in SettingsModel("fresh") } }
   var loop: MainActorDependency<Int> { provide(.singleton) { @MainActor in self.loop.value + 1 } }
+  let log = Guarded<[String]>([])
+  var motor: StoppablePart { provide(.singleton) { StoppablePart("motor", log: self.log) } }
+  var screen: MainActorDependency<MainActorStoppable> {
+    provide(.singleton) { @MainActor in MainActorStoppable(StoppablePart("screen", log: self.log, [self.motor])) }
+  }
 }
 
 @Suite("Forge: main-actor dependencies", .timeLimit(.minutes(1)))
@@ -72,5 +77,14 @@ struct MainActorDependencyTests {
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("[Forge.cycle] Dependency cycle: MainActorContainer.loop → MainActorContainer.loop"))
+  }
+
+  @Test("shutdown() stops a main-actor instance before what its factory resolved")
+  func shutdown() async {
+    let container = MainActorContainer()
+    _ = await container.screen.value
+    let report = await container.shutdown()
+    #expect(report.stopped == ["MainActorContainer.screen", "MainActorContainer.motor"])
+    #expect(container.log.withLock { $0 } == ["screen", "motor"])
   }
 }

@@ -30,4 +30,18 @@ struct MainActorProviderTests {
     #expect(builds.count == 1)
     #expect(await pod.resolve(screen).title == "Screen")
   }
+
+  @Test("shutdown() stops a main-actor instance before what its builder resolved")
+  func shutdown() async {
+    let log = Guarded<[String]>([])
+    let engine = Provider("engine") { _ in StoppablePart("engine", log: log) }
+    let screen = MainActorProvider("screen") { pod in
+      MainActorStoppable(StoppablePart("screen", log: log, [pod.resolve(engine)]))
+    }
+    let pod = SwiftPod()
+    _ = await pod.resolve(screen)
+    let report = await pod.shutdown()
+    #expect(report.stopped == ["screen", "engine"])
+    #expect(log.withLock { $0 } == ["screen", "engine"])
+  }
 }

@@ -71,6 +71,10 @@ public struct MainActorDependency<Value>: Sendable {
   public var value: Value { state.value(supplying: factory) }
 }
 
+extension MainActorDependency: AsyncKeptInstance {
+  package var keptForShutdown: (sequence: Int, instance: Any)? { state.keptForShutdown }
+}
+
 /// What a main-actor dependency keeps.
 final class MainActorState<Value>: @unchecked Sendable {
   // @unchecked: `name`, `identity`, `holdsWeakly` and `factory` are
@@ -81,6 +85,10 @@ final class MainActorState<Value>: @unchecked Sendable {
   private let identity: AnyHashable
   private let holdsWeakly: Bool
   @MainActor private var kept: Kept?
+  /// The kept instance again, when it adopts ``GracefulShutdown``, with
+  /// when it was kept: what a container's shutdown reads without the main
+  /// actor. Weak when `kept` is.
+  private let forShutdown = LockedValue<(sequence: Int, instance: Kept)?>(nil)
   /// Instances built for override scopes, by scope.
   @MainActor private var scoped: [ObjectIdentifier: (scope: WeakScope, kept: Kept)] = [:]
 
@@ -124,7 +132,17 @@ final class MainActorState<Value>: @unchecked Sendable {
     if let value = kept?.value { return value }
     let value = build(with: factory)
     kept = keep(value)
+    if let kept, value is any GracefulShutdown {
+      // Kept after everything its factory resolved: it stops before them.
+      forShutdown.withValue { $0 = (StoredSequence.next.add(1), kept) }
+    }
     return value
+  }
+
+  /// The kept instance, if it adopts ``GracefulShutdown``, and when it was
+  /// kept.
+  var keptForShutdown: (sequence: Int, instance: Any)? {
+    forShutdown.withValue { entry in entry.flatMap { entry in entry.instance.value.map { (entry.sequence, $0) } } }
   }
 
   @MainActor
