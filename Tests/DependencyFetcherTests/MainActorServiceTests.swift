@@ -43,4 +43,14 @@ struct MainActorServiceTests {
     #expect(report.stopped == ["screen", "engine"])
     #expect(log.withLock { $0 } == ["screen", "engine"])
   }
+
+  @Test("the graph has what a main-actor closure fetched")
+  @MainActor
+  func graph() {
+    let title = Service("title") { "Screen" }
+    let screen = MainActorService("screen") { fetcher in FetchedScreen(fetcher.fetch(title)) }
+    let fetcher = Fetcher.createDefault()
+    _ = fetcher.fetch(screen)
+    #expect(fetcher.dependencyGraph().dependencies(of: "screen", transitively: false).map(\.name) == ["title"])
+  }
 }

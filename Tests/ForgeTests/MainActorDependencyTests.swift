@@ -22,6 +22,7 @@ final class MainActorContainer: Container, @unchecked Sendable {
   }
   var fresh: MainActorDependency<SettingsModel> { provide { @MainActor in SettingsModel("fresh") } }
   var loop: MainActorDependency<Int> { provide(.singleton) { @MainActor in self.loop.value + 1 } }
+  var unrelated: String { provide { "unrelated" } }
   let log = Guarded<[String]>([])
   var motor: StoppablePart { provide(.singleton) { StoppablePart("motor", log: self.log) } }
   var screen: MainActorDependency<MainActorStoppable> {
@@ -86,5 +87,47 @@ struct MainActorDependencyTests {
     let report = await container.shutdown()
     #expect(report.stopped == ["MainActorContainer.screen", "MainActorContainer.motor"])
     #expect(container.log.withLock { $0 } == ["screen", "motor"])
+  }
+
+  @Test("the graph has what a main-actor factory resolved; observers hear its build")
+  @MainActor
+  func graphAndTracing() {
+    let container = MainActorContainer()
+    let log = EventLog()
+    container.addObserver(log)
+    _ = container.settings.value
+    #expect(
+      container.dependencyGraph().dependencies(of: "MainActorContainer.settings", transitively: false).map(\.name)
+        == ["MainActorContainer.title"])
+    #expect(
+      log.lines == [
+        "requested MainActorContainer.settings", "cacheHit MainActorContainer.settings",
+        "requested MainActorContainer.settings",
+        "requested MainActorContainer.title ← MainActorContainer.settings",
+        "built MainActorContainer.title ← MainActorContainer.settings",
+        "built MainActorContainer.settings",
+      ])
+  }
+
+  @Test("an override scope rebuilds a main-actor dependency only when its overrides reach it")
+  @MainActor
+  func scopeReach() {
+    let container = MainActorContainer()
+    let first = container.settings.value
+    let unrelated = container.withOverrides {
+      $0.override(\.unrelated) { "other" }
+    } run: {
+      container.settings.value
+    }
+    #expect(unrelated === first)
+    #expect(container.builds.count == 1)
+    let reached = container.withOverrides {
+      $0.override(\.title) { "Mock" }
+    } run: {
+      container.settings.value
+    }
+    #expect(reached.title == "Mock")
+    #expect(container.builds.count == 2)
+    #expect(container.settings.value === first)
   }
 }

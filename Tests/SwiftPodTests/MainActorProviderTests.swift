@@ -44,4 +44,14 @@ struct MainActorProviderTests {
     #expect(report.stopped == ["screen", "engine"])
     #expect(log.withLock { $0 } == ["screen", "engine"])
   }
+
+  @Test("the graph has what a main-actor builder resolved")
+  @MainActor
+  func graph() {
+    let title = Provider("title") { _ in "Screen" }
+    let screen = MainActorProvider("screen") { pod in PodScreen(pod.resolve(title)) }
+    let pod = SwiftPod()
+    _ = pod.resolve(screen)
+    #expect(pod.dependencyGraph().dependencies(of: "screen", transitively: false).map(\.name) == ["title"])
+  }
 }

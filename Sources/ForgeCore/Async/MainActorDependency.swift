@@ -23,10 +23,10 @@
 /// ```
 ///
 /// A factory that reads its own dependency, directly or through other
-/// main-actor dependencies, stops the program with the cycle's path. Inside
-/// an override scope the instance is built once for that scope: unlike an
-/// ``AsyncDependency``'s build, a main-actor build does not record what its
-/// factory resolves.
+/// main-actor dependencies, stops the program with the cycle's path. What
+/// the factory resolves is recorded, as an ``AsyncDependency``'s is: an
+/// override scope rebuilds the instance for itself only when its overrides
+/// reach that (or before any build ended).
 public struct MainActorDependency<Value>: Sendable {
   /// What is kept: the instance, and the scopes' instances.
   let state: MainActorState<Value>
@@ -50,7 +50,11 @@ public struct MainActorDependency<Value>: Sendable {
     lifetime: Lifetime,
     factory: (@MainActor @Sendable () -> Value)?
   ) {
-    state = MainActorState(name: name, identity: identity, holdsWeakly: lifetime == .weak, factory: factory)
+    // Made by a slot's own build: its builds record in that slot.
+    let host = (identity.base as? AsyncDependencyIdentity)?.host
+    state = MainActorState(
+      name: name, identity: identity, holdsWeakly: lifetime == .weak,
+      reporting: .forHandleMadeNow(lifetime: lifetime, host: host), factory: factory)
     self.factory = nil
   }
 
@@ -71,6 +75,8 @@ public struct MainActorDependency<Value>: Sendable {
   public var value: Value { state.value(supplying: factory) }
 }
 
+extension MainActorDependency: AsyncBuiltHandle {}
+
 extension MainActorDependency: AsyncKeptInstance {
   package var keptForShutdown: (sequence: Int, instance: Any)? { state.keptForShutdown }
 }
@@ -84,6 +90,8 @@ final class MainActorState<Value>: @unchecked Sendable {
   private let name: String
   private let identity: AnyHashable
   private let holdsWeakly: Bool
+  /// Where a build records what its factory resolved and tells observers.
+  private let reporting: AsyncBuildReporting
   @MainActor private var kept: Kept?
   /// The kept instance again, when it adopts ``GracefulShutdown``, with
   /// when it was kept: what a container's shutdown reads without the main
@@ -113,11 +121,18 @@ final class MainActorState<Value>: @unchecked Sendable {
     weak var scope: OverrideScope?
   }
 
-  init(name: String, identity: AnyHashable, holdsWeakly: Bool, factory: (@MainActor @Sendable () -> Value)?) {
+  init(
+    name: String,
+    identity: AnyHashable,
+    holdsWeakly: Bool,
+    reporting: AsyncBuildReporting,
+    factory: (@MainActor @Sendable () -> Value)?
+  ) {
     self.factory = factory
     self.name = name
     self.identity = identity
     self.holdsWeakly = holdsWeakly
+    self.reporting = reporting
   }
 
   /// The kept instance, or one built with the kept factory or `supplied`.
@@ -126,11 +141,13 @@ final class MainActorState<Value>: @unchecked Sendable {
     guard let factory = factory ?? supplied else {
       fatalError("ForgeCore: \(ForgeDiagnostic.internalError("\(name) has no factory to build with"))")
     }
-    if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
-      return scopedValue(for: scope, factory: factory)
+    if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current,
+      let owner = keepingScope(in: scope)
+    {
+      return scopedValue(for: owner, factory: factory)
     }
     if let value = kept?.value { return value }
-    let value = build(with: factory)
+    let value = build(with: factory, records: true)
     kept = keep(value)
     if let kept, value is any GracefulShutdown {
       // Kept after everything its factory resolved: it stops before them.
@@ -145,11 +162,23 @@ final class MainActorState<Value>: @unchecked Sendable {
     forShutdown.withValue { entry in entry.flatMap { entry in entry.instance.value.map { (entry.sequence, $0) } } }
   }
 
+  /// The scope that keeps the instance a task in `scope` reads: nil when
+  /// the factory's last recorded build reached none of the scope's
+  /// overrides (the container's instance), else the innermost scope it
+  /// reached (`scope` itself while nothing is recorded yet, or when it
+  /// isolates the dependency's store).
+  @MainActor
+  private func keepingScope(in scope: OverrideScope) -> OverrideScope? {
+    guard let slot = reporting.slot, slot.dependenciesRecorded.value != 0 else { return scope }
+    let reach = scope.reachDepth(from: slot)
+    return reach == 0 ? nil : scope.ancestor(atDepth: reach) ?? scope
+  }
+
   @MainActor
   private func scopedValue(for scope: OverrideScope, factory: @MainActor @Sendable () -> Value) -> Value {
     let id = ObjectIdentifier(scope)
     if let entry = scoped[id], entry.scope.scope === scope, let value = entry.kept.value { return value }
-    let value = build(with: factory)
+    let value = build(with: factory, records: false)
     scoped = scoped.filter { $0.value.scope.scope != nil }
     if let kept = keep(value) { scoped[id] = (WeakScope(scope: scope), kept) }
     return value
@@ -164,15 +193,35 @@ final class MainActorState<Value>: @unchecked Sendable {
 
   /// Runs the factory on the main actor's chain of builds; a dependency
   /// already on it closes a cycle, which stops the program with its path.
+  /// With `records` (the container's instance), what the factory resolves
+  /// becomes the handle slot's recorded dependencies, and the store's
+  /// observers hear the build as a resolution of its own.
   @MainActor
-  private func build(with factory: @MainActor @Sendable () -> Value) -> Value {
+  private func build(with factory: @MainActor @Sendable () -> Value, records: Bool) -> Value {
     if let start = MainActorBuilds.chain.firstIndex(where: { $0.identity == identity }) {
       let path = MainActorBuilds.chain[start...].map(\.name) + [name]
       fatalError("ForgeCore: \(DependencyCycleError(path: path).diagnostic)")
     }
     MainActorBuilds.chain.append((identity, name))
     defer { MainActorBuilds.chain.removeLast() }
-    return factory()
+    guard records, reporting.records, let slot = reporting.slot else { return factory() }
+    let context = ResolutionContext.current
+    let observers = reporting.host?.asyncBuildObservers() ?? []
+    let chain = observers.isEmpty ? [] : context.chain
+    let tell = { (kind: ResolutionEvent.Kind) in
+      let event = ResolutionEvent(kind: kind, dependency: self.name, chain: chain)
+      for observer in observers { observer.resolution(event) }
+    }
+    tell(.requested)
+    let start = ContinuousClock.now
+    // On this thread's chain, like a synchronous build: what the factory
+    // resolves is recorded in the slot's frame.
+    context.push(slot)
+    let value = factory()
+    let outcome = context.pop()
+    slot.recordDependencies(outcome.dependencies, lifetime: reporting.lifetime)
+    tell(.built(ContinuousClock.now - start))
+    return value
   }
 }
 
