@@ -47,3 +47,27 @@ extern const void *swift_conformsToProtocol(const void *type, const void *protoc
 const void *forge_conforms_to_protocol(const void *type, const void *descriptor) {
   return swift_conformsToProtocol(type, descriptor);
 }
+
+#if defined(__APPLE__)
+#include <pthread.h>
+static int forge_is_main_thread(void) { return pthread_main_np() == 1; }
+#elif defined(__linux__)
+// The main thread's id is the process id.
+static int forge_is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
+#else
+static int forge_is_main_thread(void) { return 0; }
+#endif
+
+// Part of the Swift concurrency runtime (swift/Runtime/Concurrency.h), in
+// the Swift calling convention: whether the calling task or thread is
+// isolated to the executor whose two words are given. Flags 0 asks without
+// asserting (the runtime's plain swift_task_isCurrentExecutor may stop the
+// program instead of answering). Weak: a runtime without it falls back to
+// asking whether this is the main thread.
+extern _Bool swift_task_isCurrentExecutorWithFlags(void *identity, uintptr_t implementation, uint64_t flags)
+    __attribute__((swiftcall)) __attribute__((weak));
+
+int forge_is_current_executor(void *identity, uintptr_t implementation) {
+  if (swift_task_isCurrentExecutorWithFlags == 0) return forge_is_main_thread();
+  return swift_task_isCurrentExecutorWithFlags(identity, implementation, 0);
+}

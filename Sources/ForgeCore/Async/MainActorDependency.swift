@@ -1,3 +1,5 @@
+import CForgeAtomics
+
 /// A dependency whose factory runs on the main actor (a view model, a UI
 /// service), as a container hands it out: read ``value`` on the main actor
 /// synchronously, and from anywhere else with `await` — Swift hops to the
@@ -33,7 +35,7 @@ public struct MainActorDependency<Value>: Sendable {
   /// The factory this handle was handed out with, when the kept part keeps
   /// none (Forge's: its factories capture the container, which keeps the
   /// handle).
-  let factory: (@MainActor @Sendable () -> Value)?
+  let factory: (@MainActor @Sendable () throws -> Value)?
 
   /// A handle whose instance `factory` builds on the main actor.
   ///
@@ -50,6 +52,18 @@ public struct MainActorDependency<Value>: Sendable {
     lifetime: Lifetime,
     factory: (@MainActor @Sendable () -> Value)?
   ) {
+    self.init(name: name, identity: identity, lifetime: lifetime, throwingFactory: factory)
+  }
+
+  /// A handle whose instance `factory`, which may throw, builds on the main
+  /// actor (ForgeInject's builders throw); read it with
+  /// ``resolvedValue()``.
+  package init(
+    name: String,
+    identity: AnyHashable,
+    lifetime: Lifetime,
+    throwingFactory factory: (@MainActor @Sendable () throws -> Value)?
+  ) {
     // Made by a slot's own build: its builds record in that slot.
     let host = (identity.base as? AsyncDependencyIdentity)?.host
     state = MainActorState(
@@ -58,7 +72,7 @@ public struct MainActorDependency<Value>: Sendable {
     self.factory = nil
   }
 
-  private init(state: MainActorState<Value>, factory: (@MainActor @Sendable () -> Value)?) {
+  private init(state: MainActorState<Value>, factory: (@MainActor @Sendable () throws -> Value)?) {
     self.state = state
     self.factory = factory
   }
@@ -72,7 +86,21 @@ public struct MainActorDependency<Value>: Sendable {
   /// The instance, built on the main actor the first time it is read (or
   /// every time, for a transient dependency).
   @MainActor
-  public var value: Value { state.value(supplying: factory) }
+  public var value: Value {
+    do {
+      return try state.value(supplying: factory)
+    } catch {
+      // Only a cycle: the factories handed out with ``value`` do not throw.
+      fatalError("ForgeCore: \(ForgeDiagnostic.of(error))")
+    }
+  }
+
+  /// The instance, as ``value`` builds it, with what a throwing factory
+  /// threw (nothing is kept then) or the cycle a build would close.
+  @MainActor
+  package func resolvedValue() throws -> Value {
+    try state.value(supplying: factory)
+  }
 }
 
 extension MainActorDependency: AsyncBuiltHandle {}
@@ -86,7 +114,7 @@ final class MainActorState<Value>: @unchecked Sendable {
   // @unchecked: `name`, `identity`, `holdsWeakly` and `factory` are
   // immutable (`identity` an AnyHashable of a Sendable key); the mutable
   // state is isolated to the main actor.
-  private let factory: (@MainActor @Sendable () -> Value)?
+  private let factory: (@MainActor @Sendable () throws -> Value)?
   private let name: String
   private let identity: AnyHashable
   private let holdsWeakly: Bool
@@ -126,7 +154,7 @@ final class MainActorState<Value>: @unchecked Sendable {
     identity: AnyHashable,
     holdsWeakly: Bool,
     reporting: AsyncBuildReporting,
-    factory: (@MainActor @Sendable () -> Value)?
+    factory: (@MainActor @Sendable () throws -> Value)?
   ) {
     self.factory = factory
     self.name = name
@@ -135,19 +163,20 @@ final class MainActorState<Value>: @unchecked Sendable {
     self.reporting = reporting
   }
 
-  /// The kept instance, or one built with the kept factory or `supplied`.
+  /// The kept instance, or one built with the kept factory or `supplied`;
+  /// a factory that throws keeps nothing.
   @MainActor
-  func value(supplying supplied: (@MainActor @Sendable () -> Value)?) -> Value {
+  func value(supplying supplied: (@MainActor @Sendable () throws -> Value)?) throws -> Value {
     guard let factory = factory ?? supplied else {
       fatalError("ForgeCore: \(ForgeDiagnostic.internalError("\(name) has no factory to build with"))")
     }
     if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current,
       let owner = keepingScope(in: scope)
     {
-      return scopedValue(for: owner, factory: factory)
+      return try scopedValue(for: owner, factory: factory)
     }
     if let value = kept?.value { return value }
-    let value = build(with: factory, records: true)
+    let value = try build(with: factory, records: true)
     kept = keep(value)
     if let kept, value is any GracefulShutdown {
       // Kept after everything its factory resolved: it stops before them.
@@ -175,10 +204,12 @@ final class MainActorState<Value>: @unchecked Sendable {
   }
 
   @MainActor
-  private func scopedValue(for scope: OverrideScope, factory: @MainActor @Sendable () -> Value) -> Value {
+  private func scopedValue(
+    for scope: OverrideScope, factory: @MainActor @Sendable () throws -> Value
+  ) throws -> Value {
     let id = ObjectIdentifier(scope)
     if let entry = scoped[id], entry.scope.scope === scope, let value = entry.kept.value { return value }
-    let value = build(with: factory, records: false)
+    let value = try build(with: factory, records: false)
     scoped = scoped.filter { $0.value.scope.scope != nil }
     if let kept = keep(value) { scoped[id] = (WeakScope(scope: scope), kept) }
     return value
@@ -192,19 +223,18 @@ final class MainActorState<Value>: @unchecked Sendable {
   }
 
   /// Runs the factory on the main actor's chain of builds; a dependency
-  /// already on it closes a cycle, which stops the program with its path.
+  /// already on it closes a cycle, thrown as ``DependencyCycleError``.
   /// With `records` (the container's instance), what the factory resolves
   /// becomes the handle slot's recorded dependencies, and the store's
   /// observers hear the build as a resolution of its own.
   @MainActor
-  private func build(with factory: @MainActor @Sendable () -> Value, records: Bool) -> Value {
+  private func build(with factory: @MainActor @Sendable () throws -> Value, records: Bool) throws -> Value {
     if let start = MainActorBuilds.chain.firstIndex(where: { $0.identity == identity }) {
-      let path = MainActorBuilds.chain[start...].map(\.name) + [name]
-      fatalError("ForgeCore: \(DependencyCycleError(path: path).diagnostic)")
+      throw DependencyCycleError(path: MainActorBuilds.chain[start...].map(\.name) + [name])
     }
     MainActorBuilds.chain.append((identity, name))
     defer { MainActorBuilds.chain.removeLast() }
-    guard records, reporting.records, let slot = reporting.slot else { return factory() }
+    guard records, reporting.records, let slot = reporting.slot else { return try factory() }
     let context = ResolutionContext.current
     let observers = reporting.host?.asyncBuildObservers() ?? []
     let chain = observers.isEmpty ? [] : context.chain
@@ -217,11 +247,30 @@ final class MainActorState<Value>: @unchecked Sendable {
     // On this thread's chain, like a synchronous build: what the factory
     // resolves is recorded in the slot's frame.
     context.push(slot)
-    let value = factory()
+    let value: Value
+    do {
+      value = try factory()
+    } catch {
+      context.pop()
+      tell(.failed(ForgeDiagnostic.of(error).description))
+      throw error
+    }
     let outcome = context.pop()
     slot.recordDependencies(outcome.dependencies, lifetime: reporting.lifetime)
     tell(.built(ContinuousClock.now - start))
     return value
+  }
+}
+
+/// Where the main actor runs.
+package enum MainActorIsolation {
+  /// Whether the caller runs on the main actor (in a main-actor task, or in
+  /// code the main actor's executor runs): where a synchronous resolution
+  /// may build a main-actor dependency in place. Not the same as being on
+  /// the main thread: a test runner may run the main actor elsewhere.
+  package static var isCurrent: Bool {
+    let executor = unsafeBitCast(MainActor.sharedUnownedExecutor, to: (UnsafeMutableRawPointer?, UInt).self)
+    return forge_is_current_executor(executor.0, executor.1) != 0
   }
 }
 

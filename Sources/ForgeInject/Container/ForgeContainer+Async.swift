@@ -127,11 +127,13 @@ extension ForgeContainer {
     return try await handle.value
   }
 
-  /// ``resolveAsync()`` of a `T` with no async builder: an unregistered
+  /// ``resolveAsync()`` of a `T` with no async builder: one with a
+  /// main-actor builder is built on the main actor; an unregistered
   /// `Optional<W>` whose `W` has one awaits `W` (nil when `W` is not
   /// registered at all); anything else is resolved as ``resolve()`` does.
   @usableFromInline
   func resolveWithoutAsyncBuilder<T: Sendable>(_ type: T.Type) async throws -> T {
+    if let handle = try mainActorHandle(T.self) { return try await resolveOnMainActor(handle) }
     if !store.isRegistered(ObjectIdentifier(T.self)),
       let resolveWrapped = asyncOptionals.withValue({ $0[ObjectIdentifier(T.self)] })
     {

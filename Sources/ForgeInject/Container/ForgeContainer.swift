@@ -54,11 +54,15 @@ public final class ForgeContainer: ForgeContainerProtocol {
     }
   }
 
-  /// After a failed resolution of `T`: an unregistered `Optional<W>` is
-  /// resolved as `W` (nil when `W` is not registered either); any other
-  /// failure is thrown as ForgeInject's documented error.
+  /// After a failed resolution of `T`: a `T` with a main-actor builder is
+  /// built on the main actor; an unregistered `Optional<W>` is resolved as
+  /// `W` (nil when `W` is not registered either); any other failure is
+  /// thrown as ForgeInject's documented error.
   @usableFromInline
   func recover<T>(from error: any Error, resolving type: T.Type) throws -> T {
+    if error is NotRegistered, let handle = try mainActorHandle(T.self) {
+      return try resolveOnMainActor(handle, chain: ResolutionContext.current.chain)
+    }
     if error is NotRegistered, let optional = T.self as? any OptionalRequest.Type {
       // The cast cannot fail: `optional` is `T`'s own metatype.
       return try optional.resolveWrapped(in: self) as! T

@@ -39,10 +39,15 @@ func readAsync(container: ForgeContainer, pod: SwiftPod, fetcher: Fetcher) async
   // Elsewhere than the main actor, a main-actor dependency is awaited.
   _ = await AppContainer.shared.settings.value.title
   _ = await pod.resolve(settingsProvider).title
+  container.register(with: .singleton, onMainActor: { _ in SettingsModel() })
+  let model: SettingsModel = try await container.resolveAsync()
+  _ = model.title  // a let of a Sendable class: no hop
 }
 
-@MainActor func readOnMainActor(pod: SwiftPod) {
+@MainActor func readOnMainActor(pod: SwiftPod, container: ForgeContainer) throws {
   // On the main actor, synchronously.
   _ = AppContainer.shared.settings.value.title
   _ = pod.resolve(settingsProvider).title
+  let model: SettingsModel = try container.resolve()
+  _ = model.title
 }

@@ -1,0 +1,133 @@
+import ForgeCore
+
+extension ForgeContainerProtocol {
+  /// Registers a builder for `T` that runs on the main actor when `T` is
+  /// first resolved (each time, for `.transient`), not at registration.
+  ///
+  /// On the main actor, `try container.resolve()` builds and returns it
+  /// synchronously; anywhere else, `try await container.resolveAsync()`
+  /// hops to the main actor for the build. A synchronous `resolve()` off
+  /// the main actor throws `.missingFactoryMethod` saying so. The builder
+  /// runs once per kept instance, and one that throws keeps nothing.
+  ///
+  /// ```swift
+  /// container.register(with: .singleton, onMainActor: { c in
+  ///   SettingsViewModel(store: try c.resolve())
+  /// })
+  ///
+  /// @MainActor func showSettings() throws {
+  ///   let model: SettingsViewModel = try container.resolve()  // on the main actor
+  /// }
+  /// func prefetch() async throws {
+  ///   let model: SettingsViewModel = try await container.resolveAsync()  // elsewhere
+  /// }
+  /// ```
+  ///
+  /// `register(with:mainActorBuilder:)` builds at once instead, as seed 001
+  /// documents. Only ``ForgeContainer`` builds on the main actor lazily;
+  /// another conformer stops with a message.
+  public func register<T: Sendable>(
+    with policy: ForgeRetainPolicy,
+    onMainActor builder: @escaping @MainActor @Sendable (ForgeContainerProtocol) throws -> T
+  ) {
+    guard let container = self as? ForgeContainer else {
+      fatalError(
+        "ForgeInject: \(ForgeDiagnostic(.missing, "\(String(reflecting: T.self)) has a main-actor builder but \(type(of: self)) cannot run one", reason: "only ForgeContainer builds on the main actor lazily.", fix: "register it with a ForgeContainer, or with register(with:mainActorBuilder:)."))"
+      )
+    }
+    container.registerOnMainActor(with: policy, builder: builder)
+  }
+}
+
+extension ForgeContainer {
+  /// The key of `T`'s main-actor registration, apart from its other ones.
+  static func mainActorKey<T>(_ type: T.Type) -> ObjectIdentifier {
+    ObjectIdentifier(MainActorRegistration<T>.self)
+  }
+
+  func registerOnMainActor<T: Sendable>(
+    with policy: ForgeRetainPolicy,
+    builder: @escaping @MainActor @Sendable (ForgeContainerProtocol) throws -> T
+  ) {
+    let lifetime = policy.lifetime
+    do {
+      try store.register(
+        Self.mainActorKey(T.self), name: .type(T.self), lifetime: lifetime.ofAsyncHandle,
+        builder: MainActorBuilder(run: builder, lifetime: lifetime), as: MainActorDependency<T>.self
+      ) {
+        bindMainActor($0, as: T.self)
+      }
+    } catch {
+      stopRegistering(T.self, error)
+    }
+  }
+
+  /// The factory of handles of `T`'s main-actor builder.
+  func bindMainActor<T>(_ builder: Any, as type: T.Type) -> (@Sendable () throws -> MainActorDependency<T>)? {
+    guard let registered = builder as? MainActorBuilder<T> else { return nil }
+    let (builder, lifetime) = (registered.run, registered.lifetime)
+    let identity = AsyncDependencyIdentity(store: store, key: Self.mainActorKey(T.self))
+    // Weak: the handle lives in this container's store.
+    return { [weak self] in
+      MainActorDependency(name: String(reflecting: T.self), identity: identity, lifetime: lifetime) {
+        @MainActor [weak self] in
+        guard let self else {
+          throw ForgeContainerError.missingFactoryMethod(
+            ForgeContainerError.subject(String(reflecting: T.self), details: ["its container was released"]))
+        }
+        return try builder(self)
+      }
+    }
+  }
+
+  /// The handle of `T`'s main-actor builder; nil when `T` has none.
+  func mainActorHandle<T>(_ type: T.Type) throws -> MainActorDependency<T>? {
+    guard store.isRegistered(Self.mainActorKey(T.self)) else { return nil }
+    return try store.resolveRegistered(Self.mainActorKey(T.self), as: MainActorDependency<T>.self) {
+      bindMainActor($0, as: T.self)
+    }
+  }
+
+  /// `T` from its main-actor builder, for a synchronous `resolve()`: built
+  /// in place on the main actor; elsewhere the error saying how to resolve
+  /// it.
+  func resolveOnMainActor<T>(_ handle: MainActorDependency<T>, chain: [String]) throws -> T {
+    guard MainActorIsolation.isCurrent else {
+      let requested = String(reflecting: T.self)
+      throw ForgeContainerError.missingFactoryMethod(
+        ForgeContainerError.subject(
+          requested,
+          details: [
+            """
+            built on the main actor by its onMainActor builder, and resolved off it: resolve it on the main \
+            actor, or with try await container.resolveAsync()
+            """,
+            chain.isEmpty ? nil : "chain: \((chain + [requested]).joined(separator: " → "))",
+          ]))
+    }
+    // On the main actor: the instance stays in this synchronous caller.
+    return try MainActor.assumeIsolated { UncheckedResult(value: try handle.resolvedValue()) }.value
+  }
+
+  /// `T` from its main-actor builder, awaited: the build hops to the main
+  /// actor.
+  func resolveOnMainActor<T: Sendable>(_ handle: MainActorDependency<T>) async throws -> T {
+    try await MainActor.run { try handle.resolvedValue() }
+  }
+}
+
+/// A main-actor builder as registered, with the lifetime its handles hold
+/// their instance for.
+struct MainActorBuilder<T> {
+  let run: @MainActor @Sendable (ForgeContainerProtocol) throws -> T
+  let lifetime: Lifetime
+}
+
+/// Names the key of a type's main-actor registration.
+enum MainActorRegistration<T> {}
+
+/// A value handed from the main actor to the same thread's caller.
+private struct UncheckedResult<T>: @unchecked Sendable {
+  // @unchecked: read on the thread that made it (the main thread).
+  let value: T
+}
