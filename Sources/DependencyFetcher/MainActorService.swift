@@ -30,16 +30,26 @@ extension Fetcher {
   /// ```swift
   /// let settings = fetcher.fetch(.settings)   // on the main actor
   /// ```
-  @MainActor
+  @inlinable @MainActor
   public func fetch<T>(_ service: MainActorService<T>) -> T {
-    let handle: MainActorDependency<T>
+    // Inlinable: a hit is the published read of the handle, then one load.
+    if let read = store.beginPublishedRead(
+      bits: SlotKeyBits(identity: ObjectIdentifier(service)), as: MainActorDependency<T>.self)
+    {
+      return read.take(MainActorDependency<T>.self).value
+    }
+    return mainActorHandle(service).value
+  }
+
+  /// The handle of `service`, past the published read.
+  @usableFromInline
+  func mainActorHandle<T>(_ service: MainActorService<T>) -> MainActorDependency<T> {
     do {
-      handle = try store.mainActorHandle(for: service, name: service.name, lifetime: .singleton) {
+      return try store.mainActorHandle(for: service, name: service.name, lifetime: .singleton) {
         [unowned self] in service.make(self)
       }
     } catch {
       fatalError("DependencyFetcher: \(ForgeDiagnostic.of(error))")
     }
-    return handle.value
   }
 }

@@ -44,16 +44,26 @@ extension SwiftPod {
   /// ```swift
   /// let settings = pod.resolve(settingsProvider)   // on the main actor
   /// ```
-  @MainActor
+  @inlinable @MainActor
   public func resolve<T>(_ provider: MainActorProvider<T>) -> T {
-    let handle: MainActorDependency<T>
+    // Inlinable: a hit is the published read of the handle, then one load.
+    if let read = store.beginPublishedRead(
+      bits: SlotKeyBits(identity: ObjectIdentifier(provider)), as: MainActorDependency<T>.self)
+    {
+      return read.take(MainActorDependency<T>.self).value
+    }
+    return mainActorHandle(provider).value
+  }
+
+  /// The handle of `provider`, past the published read.
+  @usableFromInline
+  func mainActorHandle<T>(_ provider: MainActorProvider<T>) -> MainActorDependency<T> {
     do {
-      handle = try store.mainActorHandle(for: provider, name: provider.name, lifetime: provider.lifetime) {
+      return try store.mainActorHandle(for: provider, name: provider.name, lifetime: provider.lifetime) {
         [unowned self] in provider.builder(self)
       }
     } catch {
       fatalError("SwiftPod: \(ForgeDiagnostic.of(error))")
     }
-    return handle.value
   }
 }

@@ -67,3 +67,25 @@ func firstResolutions(_ tasks: Int, _ resolve: @escaping @Sendable () async thro
     }
   }
 }
+
+// Issue 13's main-actor scenario: a kept main-actor dependency read on the
+// main actor, against a main-actor class's stored `let`.
+
+/// Hand-written: what a kept main-actor dependency is without a container.
+@MainActor final class HandMainActor {
+  let leaf: Leaf
+  nonisolated init() { leaf = Leaf() }
+}
+
+final class MainActorBenchContainer: Container, @unchecked Sendable {
+  var leaf: MainActorDependency<Leaf> { provide(.singleton) { @MainActor in Leaf() } }
+}
+
+let podMainActorLeaf = MainActorProvider { _ in Leaf() }
+let mainActorServiceLeaf = MainActorService { _ in Leaf() }
+
+func makeMainActorInjectContainer() -> ForgeContainer {
+  let container = ForgeContainer()
+  container.register(with: .singleton, onMainActor: { _ in Leaf() })
+  return container
+}

@@ -213,4 +213,24 @@ let benchmarks: @Sendable () -> Void = {
     let fetcher = Fetcher.createDefault()
     return { try await fetcher.fetch(asyncServiceLeaf) }
   }
+
+  // 10. A kept main-actor dependency read on the main actor: the loop runs
+  // on the main actor, so each read is synchronous.
+  func measureMainActor(_ system: String, _ read: @escaping @MainActor () throws -> AnyObject) {
+    Benchmark("10 main-actor hit / \(system)") { benchmark in
+      try await MainActor.run {
+        for _ in benchmark.scaledIterations { blackHole(try read()) }
+      }
+    }
+  }
+  let handMain = HandMainActor()
+  let mainForge = MainActorBenchContainer()
+  let mainInject = makeMainActorInjectContainer()
+  let mainPod = SwiftPod()
+  let mainFetcher = Fetcher.createDefault()
+  measureMainActor("hand-written") { handMain.leaf }
+  measureMainActor("Forge") { mainForge.leaf.value }
+  measureMainActor("ForgeInject") { try mainInject.resolve() as Leaf }
+  measureMainActor("SwiftPod") { mainPod.resolve(podMainActorLeaf) }
+  measureMainActor("DependencyFetcher") { mainFetcher.fetch(mainActorServiceLeaf) }
 }

@@ -36,6 +36,7 @@ final class InstructionContainer: Container, @unchecked Sendable {
   func scaled(_ index: Int) -> Leaf { provide(.singleton, key: Self.keys[index]) { Leaf() } }
   static let keys = (0..<20_000).map { "leaf\($0)" }
   var asyncLeaf: AsyncDependency<Leaf> { provide(.singleton) { Leaf() } }
+  var mainActorLeaf: MainActorDependency<Leaf> { provide(.singleton) { @MainActor in Leaf() } }
 }
 
 let podLeaf = Provider { _ in Leaf() }
@@ -47,6 +48,8 @@ extension Service where T == Leaf {
 
 let podAsyncLeaf = AsyncProvider { _ in Leaf() }
 let asyncServiceLeaf = AsyncService { _ in Leaf() }
+let podMainActorLeaf = MainActorProvider { _ in Leaf() }
+let mainActorServiceLeaf = MainActorService { _ in Leaf() }
 
 /// Where results go, so that the optimiser cannot drop a resolution.
 nonisolated(unsafe) var sink: AnyObject?  // written by the one thread that runs
@@ -97,6 +100,21 @@ func switchedOff<Container: AnyObject>(
   try await fetcher.fetch(asyncServiceLeaf)
 }
 
+// A kept main-actor dependency read on the main actor (this file's top-level
+// code is main-actor isolated); by hand, a main-actor class's stored `let`.
+@MainActor final class HandMainActor {
+  let leaf = Leaf()
+}
+@MainActor @inline(never) func mainActorHitHand(_ container: HandMainActor) -> Leaf { container.leaf }
+@MainActor @inline(never) func mainActorHitForge(_ container: InstructionContainer) -> Leaf {
+  container.mainActorLeaf.value
+}
+@MainActor @inline(never) func mainActorHitForgeInject(_ container: ForgeContainer) -> Leaf {
+  try! container.resolve()
+}
+@MainActor @inline(never) func mainActorHitSwiftPod(_ pod: SwiftPod) -> Leaf { pod.resolve(podMainActorLeaf) }
+@MainActor @inline(never) func mainActorHitFetcher(_ fetcher: Fetcher) -> Leaf { fetcher.fetch(mainActorServiceLeaf) }
+
 /// Runs `loop` in a task and blocks the main thread until it ends, without
 /// spinning: the instructions counted are the loop's.
 func runAsync(_ loop: @escaping @Sendable () async throws -> Void) {
@@ -126,7 +144,7 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
-  fail("usage: forge-instructions hit|hit-off|async-hit|transient|override|scale SYSTEM N")
+  fail("usage: forge-instructions hit|hit-off|async-hit|main-actor-hit|transient|override|scale SYSTEM N")
 }
 let scenario = arguments[1]
 let system = arguments[2]
@@ -200,6 +218,17 @@ case ("async-hit", "swiftpod"):
   runAsync { [pod] in for _ in 0..<count { blackHole(try await asyncHitSwiftPod(pod)) } }
 case ("async-hit", "fetcher"):
   runAsync { [fetcher] in for _ in 0..<count { blackHole(try await asyncHitFetcher(fetcher)) } }
+case ("main-actor-hit", "hand"):
+  let hand = HandMainActor()
+  for _ in 0..<count { blackHole(mainActorHitHand(hand)) }
+case ("main-actor-hit", "forge"): for _ in 0..<count { blackHole(mainActorHitForge(container)) }
+case ("main-actor-hit", "forgeinject"):
+  // A container of its own: the shared one has Leaf's synchronous builder.
+  let onMainActor = ForgeContainer()
+  onMainActor.register(with: .singleton, onMainActor: { _ in Leaf() })
+  for _ in 0..<count { blackHole(mainActorHitForgeInject(onMainActor)) }
+case ("main-actor-hit", "swiftpod"): for _ in 0..<count { blackHole(mainActorHitSwiftPod(pod)) }
+case ("main-actor-hit", "fetcher"): for _ in 0..<count { blackHole(mainActorHitFetcher(fetcher)) }
 case ("transient", "hand"): for _ in 0..<count { blackHole(transientHand()) }
 case ("transient", "forge"): for _ in 0..<count { blackHole(transientForge(container)) }
 case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForgeInject(forgeInject)) }

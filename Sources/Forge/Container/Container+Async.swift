@@ -37,7 +37,7 @@ extension Container {
     preview: (@Sendable () async throws -> T)? = nil
   ) -> AsyncDependency<T> {
     let declaration = DeclarationKey(key, file: fileID, line: line)
-    if let kept: AsyncDependency<T> = publishedHandle(scope, declaration, hasPreview: preview != nil) {
+    if let kept = publishedHandle(scope, declaration, hasPreview: preview != nil, as: AsyncDependency<T>.self) {
       return kept.supplying(factory)
     }
     return provideAsyncResolving(scope, key: declaration, preview: preview).supplying(factory)
@@ -47,15 +47,16 @@ extension Container {
   /// Inlinable, like the synchronous `provide`: a kept handle is one
   /// published read in the caller.
   @inlinable @inline(__always)
-  final func publishedHandle<T: Sendable>(
+  final func publishedHandle<Handle>(
     _ scope: Scope,
     _ declaration: DeclarationKey,
-    hasPreview: Bool
-  ) -> AsyncDependency<T>? {
+    hasPreview: Bool,
+    as type: Handle.Type
+  ) -> Handle? {
     guard scope != .transient, !hasPreview || !PreviewMode.mightBeActive,
-      let read = store.beginPublishedRead(bits: declaration.identityBits, as: AsyncDependency<T>.self)
+      let read = store.beginPublishedRead(bits: declaration.identityBits, as: Handle.self)
     else { return nil }
-    return read.take(AsyncDependency<T>.self)
+    return read.take(Handle.self)
   }
 
   /// The async `provide` past the published read, out of line.
@@ -99,7 +100,7 @@ extension Container {
     // preview closure prefer the synchronous `provide`, whose factories
     // return `Any`, and the property would stop with a type mismatch.
     let declaration = DeclarationKey(key, file: fileID, line: line)
-    if let kept: AsyncDependency<T> = publishedHandle(scope, declaration, hasPreview: preview != nil) {
+    if let kept = publishedHandle(scope, declaration, hasPreview: preview != nil, as: AsyncDependency<T>.self) {
       return kept.supplying(sync: factory)
     }
     let asyncPreview: (@Sendable () async throws -> T)? = preview.map { preview in { @Sendable in try preview() } }
@@ -117,6 +118,7 @@ extension Container {
   ///   }
   /// }
   /// ```
+  @inlinable @inline(__always)
   public func provide<T>(
     _ scope: Scope = .transient,
     key: String = #function,
@@ -124,11 +126,27 @@ extension Container {
     line: UInt = #line,
     _ factory: @escaping @MainActor @Sendable () -> T
   ) -> MainActorDependency<T> {
+    // Inlinable: a kept handle is one published read in the caller.
+    let declaration = DeclarationKey(key, file: fileID, line: line)
+    if let kept = publishedHandle(scope, declaration, hasPreview: false, as: MainActorDependency<T>.self) {
+      return kept.supplying(factory)
+    }
+    return provideMainActorResolving(scope, key: key, fileID: fileID, line: line).supplying(factory)
+  }
+
+  /// The main-actor `provide` past the published read, out of line.
+  @usableFromInline
+  final func provideMainActorResolving<T>(
+    _ scope: Scope,
+    key: String,
+    fileID: StaticString,
+    line: UInt
+  ) -> MainActorDependency<T> {
     let declaration = DeclarationKey(key, file: fileID, line: line)
     let lifetime = scope.lifetime
     // The handle the container keeps has no factory (it captures the
     // container): each read hands one out with its own.
-    let kept: MainActorDependency<T> = provide(scope, key: key, fileID: fileID, line: line) {
+    return provide(scope, key: key, fileID: fileID, line: line) {
       MainActorDependency<T>(
         name: self.dependencyName(declaration),
         identity: AsyncDependencyIdentity(store: self.store, key: declaration),
@@ -136,7 +154,6 @@ extension Container {
         factory: nil
       )
     }
-    return kept.supplying(factory)
   }
 
   /// A handle of the async dependency declared by `key`, whose instances

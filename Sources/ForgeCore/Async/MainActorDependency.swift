@@ -31,11 +31,11 @@ import CForgeAtomics
 /// reach that (or before any build ended).
 public struct MainActorDependency<Value>: Sendable {
   /// What is kept: the instance, and the scopes' instances.
-  let state: MainActorState<Value>
+  @usableFromInline let state: MainActorState<Value>
   /// The factory this handle was handed out with, when the kept part keeps
   /// none (Forge's: its factories capture the container, which keeps the
   /// handle).
-  let factory: (@MainActor @Sendable () throws -> Value)?
+  @usableFromInline let factory: (@MainActor @Sendable () throws -> Value)?
 
   /// A handle whose instance `factory` builds on the main actor.
   ///
@@ -72,21 +72,31 @@ public struct MainActorDependency<Value>: Sendable {
     self.factory = nil
   }
 
-  private init(state: MainActorState<Value>, factory: (@MainActor @Sendable () throws -> Value)?) {
+  @usableFromInline
+  init(state: MainActorState<Value>, factory: (@MainActor @Sendable () throws -> Value)?) {
     self.state = state
     self.factory = factory
   }
 
   /// This handle, building with `factory` when it keeps no factory of its
   /// own.
+  @inlinable
   package func supplying(_ factory: @escaping @MainActor @Sendable () -> Value) -> MainActorDependency {
     MainActorDependency(state: state, factory: factory)
   }
 
   /// The instance, built on the main actor the first time it is read (or
   /// every time, for a transient dependency).
-  @MainActor
+  @inlinable @MainActor
   public var value: Value {
+    // Inlinable: a hit is a load of the published instance in the caller.
+    if Gates.activeOverrideScopes.value == 0, let value = state.published { return value }
+    return unpublishedValue()
+  }
+
+  /// ``value`` past the hit: in an override scope, weak, or not built yet.
+  @usableFromInline @MainActor
+  func unpublishedValue() -> Value {
     do {
       return try state.value(supplying: factory)
     } catch {
@@ -97,9 +107,10 @@ public struct MainActorDependency<Value>: Sendable {
 
   /// The instance, as ``value`` builds it, with what a throwing factory
   /// threw (nothing is kept then) or the cycle a build would close.
-  @MainActor
+  @inlinable @MainActor
   package func resolvedValue() throws -> Value {
-    try state.value(supplying: factory)
+    if Gates.activeOverrideScopes.value == 0, let value = state.published { return value }
+    return try state.value(supplying: factory)
   }
 }
 
@@ -110,7 +121,7 @@ extension MainActorDependency: AsyncKeptInstance {
 }
 
 /// What a main-actor dependency keeps.
-final class MainActorState<Value>: @unchecked Sendable {
+@usableFromInline final class MainActorState<Value>: @unchecked Sendable {
   // @unchecked: `name`, `identity`, `holdsWeakly` and `factory` are
   // immutable (`identity` an AnyHashable of a Sendable key); the mutable
   // state is isolated to the main actor.
@@ -121,6 +132,9 @@ final class MainActorState<Value>: @unchecked Sendable {
   /// Where a build records what its factory resolved and tells observers.
   private let reporting: AsyncBuildReporting
   @MainActor private var kept: Kept?
+  /// The kept instance when it is kept for good (not weakly): what a hit
+  /// reads, on the main actor, without a call.
+  @MainActor @exclusivity(unchecked) @usableFromInline private(set) var published: Value?
   /// The kept instance again, when it adopts ``GracefulShutdown``, with
   /// when it was kept: what a container's shutdown reads without the main
   /// actor. Weak when `kept` is.
@@ -165,7 +179,7 @@ final class MainActorState<Value>: @unchecked Sendable {
 
   /// The kept instance, or one built with the kept factory or `supplied`;
   /// a factory that throws keeps nothing.
-  @MainActor
+  @usableFromInline @MainActor
   func value(supplying supplied: (@MainActor @Sendable () throws -> Value)?) throws -> Value {
     guard let factory = factory ?? supplied else {
       fatalError("ForgeCore: \(ForgeDiagnostic.internalError("\(name) has no factory to build with"))")
@@ -178,6 +192,7 @@ final class MainActorState<Value>: @unchecked Sendable {
     if let value = kept?.value { return value }
     let value = try build(with: factory, records: true)
     kept = keep(value)
+    if case .strong = kept { published = value }
     if let kept, value is any GracefulShutdown {
       // Kept after everything its factory resolved: it stops before them.
       forShutdown.withValue { $0 = (StoredSequence.next.add(1), kept) }
@@ -263,12 +278,12 @@ final class MainActorState<Value>: @unchecked Sendable {
 }
 
 /// Where the main actor runs.
-package enum MainActorIsolation {
+@usableFromInline package enum MainActorIsolation {
   /// Whether the caller runs on the main actor (in a main-actor task, or in
   /// code the main actor's executor runs): where a synchronous resolution
   /// may build a main-actor dependency in place. Not the same as being on
   /// the main thread: a test runner may run the main actor elsewhere.
-  package static var isCurrent: Bool {
+  @usableFromInline package static var isCurrent: Bool {
     let executor = unsafeBitCast(MainActor.sharedUnownedExecutor, to: (UnsafeMutableRawPointer?, UInt).self)
     return forge_is_current_executor(executor.0, executor.1) != 0
   }

@@ -41,6 +41,7 @@ extension ForgeContainerProtocol {
 
 extension ForgeContainer {
   /// The key of `T`'s main-actor registration, apart from its other ones.
+  @usableFromInline
   static func mainActorKey<T>(_ type: T.Type) -> ObjectIdentifier {
     ObjectIdentifier(MainActorRegistration<T>.self)
   }
@@ -63,6 +64,7 @@ extension ForgeContainer {
   }
 
   /// The factory of handles of `T`'s main-actor builder.
+  @usableFromInline
   func bindMainActor<T>(_ builder: Any, as type: T.Type) -> (@Sendable () throws -> MainActorDependency<T>)? {
     guard let registered = builder as? MainActorBuilder<T> else { return nil }
     let (builder, lifetime) = (registered.run, registered.lifetime)
@@ -88,25 +90,42 @@ extension ForgeContainer {
     }
   }
 
-  /// `T` from its main-actor builder, for a synchronous `resolve()`: built
-  /// in place on the main actor; elsewhere the error saying how to resolve
-  /// it.
-  func resolveOnMainActor<T>(_ handle: MainActorDependency<T>, chain: [String]) throws -> T {
-    guard MainActorIsolation.isCurrent else {
-      let requested = String(reflecting: T.self)
-      throw ForgeContainerError.missingFactoryMethod(
-        ForgeContainerError.subject(
-          requested,
-          details: [
-            """
-            built on the main actor by its onMainActor builder, and resolved off it: resolve it on the main \
-            actor, or with try await container.resolveAsync()
-            """,
-            chain.isEmpty ? nil : "chain: \((chain + [requested]).joined(separator: " → "))",
-          ]))
+  /// `T` from its main-actor builder, for a synchronous `resolve()` that
+  /// found no synchronous builder (`error`): built in place on the main
+  /// actor; elsewhere the error saying how to resolve it. Without a
+  /// main-actor builder either, `error` goes on as ``recover(from:resolving:)``
+  /// says. Inlinable, so that a hit is specialised for `T`.
+  @inlinable
+  func resolveMainActorRegistered<T>(_ type: T.Type, after error: NotRegistered) throws -> T {
+    let handle: MainActorDependency<T>
+    do {
+      handle = try store.resolveRegistered(Self.mainActorKey(T.self), as: MainActorDependency<T>.self) {
+        bindMainActor($0, as: T.self)
+      }
+    } catch is NotRegistered {
+      return try recover(from: error, resolving: T.self)
     }
+    guard MainActorIsolation.isCurrent else { throw Self.resolvedOffMainActor(T.self) }
     // On the main actor: the instance stays in this synchronous caller.
-    return try MainActor.assumeIsolated { UncheckedResult(value: try handle.resolvedValue()) }.value
+    return try MainActor.assumeIsolated { MainActorResult(value: try handle.resolvedValue()) }.value
+  }
+
+  /// The error for a synchronous resolution of `T`, which has a main-actor
+  /// builder, off the main actor.
+  @usableFromInline
+  static func resolvedOffMainActor<T>(_ type: T.Type) -> ForgeContainerError {
+    let requested = String(reflecting: T.self)
+    let chain = ResolutionContext.current.chain
+    return .missingFactoryMethod(
+      ForgeContainerError.subject(
+        requested,
+        details: [
+          """
+          built on the main actor by its onMainActor builder, and resolved off it: resolve it on the main \
+          actor, or with try await container.resolveAsync()
+          """,
+          chain.isEmpty ? nil : "chain: \((chain + [requested]).joined(separator: " → "))",
+        ]))
   }
 
   /// `T` from its main-actor builder, awaited: the build hops to the main
@@ -126,8 +145,10 @@ struct MainActorBuilder<T> {
 /// Names the key of a type's main-actor registration.
 enum MainActorRegistration<T> {}
 
-/// A value handed from the main actor to the same thread's caller.
-private struct UncheckedResult<T>: @unchecked Sendable {
-  // @unchecked: read on the thread that made it (the main thread).
-  let value: T
+/// A value handed from the main actor to its synchronous caller, which runs
+/// on the main actor too.
+@usableFromInline struct MainActorResult<T>: @unchecked Sendable {
+  // @unchecked: made and read by the same synchronous caller.
+  @usableFromInline let value: T
+  @inlinable init(value: T) { self.value = value }
 }

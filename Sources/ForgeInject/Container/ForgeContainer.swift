@@ -50,19 +50,25 @@ public final class ForgeContainer: ForgeContainerProtocol {
     do {
       return try store.resolveRegistered(ObjectIdentifier(T.self), as: T.self) { bind($0, as: T.self) }
     } catch {
-      return try recover(from: error, resolving: T.self)
+      return try resolveWithoutBuilder(T.self, after: error)
     }
   }
 
-  /// After a failed resolution of `T`: a `T` with a main-actor builder is
-  /// built on the main actor; an unregistered `Optional<W>` is resolved as
-  /// `W` (nil when `W` is not registered either); any other failure is
-  /// thrown as ForgeInject's documented error.
+  /// ``resolve()`` past a failure of the synchronous registration: a
+  /// main-actor builder's instance, or ``recover(from:resolving:)``.
+  /// Specialised for `T` in the caller but not inlined, so that the hit in
+  /// ``resolve()`` stays as small as it was.
+  @inlinable @inline(never)
+  func resolveWithoutBuilder<T>(_ type: T.Type, after error: any Error) throws -> T {
+    guard let notRegistered = error as? NotRegistered else { return try recover(from: error, resolving: T.self) }
+    return try resolveMainActorRegistered(T.self, after: notRegistered)
+  }
+
+  /// After a failed resolution of `T`: an unregistered `Optional<W>` is
+  /// resolved as `W` (nil when `W` is not registered either); any other
+  /// failure is thrown as ForgeInject's documented error.
   @usableFromInline
   func recover<T>(from error: any Error, resolving type: T.Type) throws -> T {
-    if error is NotRegistered, let handle = try mainActorHandle(T.self) {
-      return try resolveOnMainActor(handle, chain: ResolutionContext.current.chain)
-    }
     if error is NotRegistered, let optional = T.self as? any OptionalRequest.Type {
       // The cast cannot fail: `optional` is `T`'s own metatype.
       return try optional.resolveWrapped(in: self) as! T
