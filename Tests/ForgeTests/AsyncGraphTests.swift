@@ -33,6 +33,18 @@ final class AsyncGraphContainer: Container, @unchecked Sendable {
   }
 }
 
+/// A cached async dependency whose second build reads what its first did
+/// not.
+final class ChangingReadsContainer: Container, @unchecked Sendable {
+  let builds = Counter()
+  var flag: String { provide { "real" } }
+  var probe: AsyncDependency<String> {
+    provide(.cached) {
+      self.builds.incremented() == 1 ? "first" : self.flag
+    }
+  }
+}
+
 @Suite("Forge: async dependencies in graphs, traces and override scopes", .timeLimit(.minutes(1)))
 struct AsyncGraphTests {
   @Test("the graph has an edge to each dependency an async factory resolved, across awaits")
@@ -123,6 +135,24 @@ struct AsyncGraphTests {
       #expect(outer == "inner us + us")
       #expect(nested == outer)
     }
+    #expect(container.builds.count == 2)
+  }
+
+  @Test("the container's build, started from a scope its last build did not reach, does not see that scope")
+  func containerBuildOutsideScope() async throws {
+    let container = ChangingReadsContainer()
+    #expect(try await container.probe.value == "first")  // read nothing
+    container.resetCached()
+    let inScope = try await container.withOverrides {
+      $0.override(\.flag) { "mock" }
+    } run: {
+      try await container.probe.value
+    }
+    // The scope did not reach the last build, so the container's instance
+    // served it, built from the real flag; the mock never reached the
+    // container.
+    #expect(inScope == "real")
+    #expect(try await container.probe.value == "real")
     #expect(container.builds.count == 2)
   }
 }

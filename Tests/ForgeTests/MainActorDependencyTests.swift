@@ -30,6 +30,16 @@ final class MainActorContainer: Container, @unchecked Sendable {
   }
 }
 
+/// A cached main-actor dependency whose second build reads what its first
+/// did not.
+final class ChangingMainReadsContainer: Container, @unchecked Sendable {
+  let builds = Counter()
+  var flag: String { provide { "real" } }
+  var probe: MainActorDependency<String> {
+    provide(.cached) { @MainActor in self.builds.incremented() == 1 ? "first" : self.flag }
+  }
+}
+
 @Suite("Forge: main-actor dependencies", .timeLimit(.minutes(1)))
 struct MainActorDependencyTests {
   @Test("on the main actor the read is synchronous; elsewhere it is awaited, and built once")
@@ -129,5 +139,21 @@ struct MainActorDependencyTests {
     #expect(reached.title == "Mock")
     #expect(container.builds.count == 2)
     #expect(container.settings.value === first)
+  }
+
+  @Test("the container's build, started from a scope its last build did not reach, does not see that scope")
+  @MainActor
+  func containerBuildOutsideScope() {
+    let container = ChangingMainReadsContainer()
+    #expect(container.probe.value == "first")  // read nothing
+    container.resetCached()
+    let inScope = container.withOverrides {
+      $0.override(\.flag) { "mock" }
+    } run: {
+      container.probe.value
+    }
+    #expect(inScope == "real")
+    #expect(container.probe.value == "real")
+    #expect(container.builds.count == 2)
   }
 }

@@ -123,9 +123,10 @@ import CForgeAtomics
   /// The build that serves a task in `scope`: this one when the factory's
   /// last recorded build reached none of the scope's overrides, else the
   /// build kept for the innermost scope it reached (the scope itself while
-  /// nothing is recorded yet, or when it isolates the dependency's store).
+  /// nothing is recorded yet, when it isolates the dependency's store, or
+  /// when a strict mode must see what the factory reads).
   package func build(in scope: OverrideScope) -> AsyncBuild<Value> {
-    if let slot = reporting.slot, slot.dependenciesRecorded.value != 0 {
+    if let slot = reporting.slot, slot.dependenciesRecorded.value != 0, !scope.hasStrictMode {
       let reach = scope.reachDepth(from: slot)
       if reach == 0 { return self }
       if let owner = scope.ancestor(atDepth: reach) { return build(for: owner) }
@@ -253,7 +254,14 @@ import CForgeAtomics
       if recorder != nil { Gates.activeOverrideScopes.add(1) }
       let result: Result<Value, any Error>
       do {
-        result = .success(try await AsyncBuildNode.$currentFrame.withValue(frame) { try await factory() })
+        result = .success(
+          try await AsyncBuildNode.$currentFrame.withValue(frame) {
+            // A slot's own build keeps its instance for the container: no
+            // scope of the task that started it may serve what it reads.
+            // (A scope's build, with no slot, runs in that scope.)
+            guard reporting.slot != nil else { return try await factory() }
+            return try await OverrideScope.awaitOutsideAnyScope { try await factory() }
+          })
       } catch {
         result = .failure(error)
       }

@@ -209,11 +209,12 @@ extension MainActorDependency: AsyncKeptInstance {
   /// The scope that keeps the instance a task in `scope` reads: nil when
   /// the factory's last recorded build reached none of the scope's
   /// overrides (the container's instance), else the innermost scope it
-  /// reached (`scope` itself while nothing is recorded yet, or when it
-  /// isolates the dependency's store).
+  /// reached (`scope` itself while nothing is recorded yet, when it
+  /// isolates the dependency's store, or when a strict mode must see what
+  /// the factory reads).
   @MainActor
   private func keepingScope(in scope: OverrideScope) -> OverrideScope? {
-    guard let slot = reporting.slot, slot.dependenciesRecorded.value != 0 else { return scope }
+    guard let slot = reporting.slot, slot.dependenciesRecorded.value != 0, !scope.hasStrictMode else { return scope }
     let reach = scope.reachDepth(from: slot)
     return reach == 0 ? nil : scope.ancestor(atDepth: reach) ?? scope
   }
@@ -249,7 +250,10 @@ extension MainActorDependency: AsyncKeptInstance {
     }
     MainActorBuilds.chain.append((identity, name))
     defer { MainActorBuilds.chain.removeLast() }
-    guard records, reporting.records, let slot = reporting.slot else { return try factory() }
+    // The container's instance: no scope of the caller may serve what the
+    // factory reads (a scope's instance is built in that scope).
+    guard records else { return try factory() }
+    guard reporting.records, let slot = reporting.slot else { return try OverrideScope.runOutsideAnyScope(factory) }
     let context = ResolutionContext.current
     let observers = reporting.host?.asyncBuildObservers() ?? []
     let chain = observers.isEmpty ? [] : context.chain
@@ -264,7 +268,7 @@ extension MainActorDependency: AsyncKeptInstance {
     context.push(slot)
     let value: Value
     do {
-      value = try factory()
+      value = try OverrideScope.runOutsideAnyScope(factory)
     } catch {
       context.pop()
       tell(.failed(ForgeDiagnostic.of(error).description))

@@ -89,6 +89,21 @@
     try $taskScope.withValue(scope, operation: operation)
   }
 
+  /// Runs `operation` outside any scope: what a dependency's own build for
+  /// the container runs, even when a task in a scope started it (an async
+  /// or main-actor build does not report which scopes it used, so it must
+  /// use none).
+  package static func runOutsideAnyScope<R>(_ operation: () throws -> R) rethrows -> R {
+    try $taskScope.withValue(nil, operation: operation)
+  }
+
+  /// The asynchronous form of ``runOutsideAnyScope(_:)``.
+  nonisolated(nonsending)
+    package static func awaitOutsideAnyScope<R>(_ operation: () async throws -> R) async rethrows -> R
+  {
+    try await $taskScope.withValue(nil) { try await operation() }
+  }
+
   /// The asynchronous form of ``with(_:operation:)``.
   nonisolated(nonsending)
     package static func with<R>(_ scope: OverrideScope, operation: () async throws -> R) async rethrows -> R
