@@ -120,18 +120,10 @@ import CForgeAtomics
     let build: AsyncBuild<Value>
   }
 
-  /// The build that serves a task in `scope`: this one when the factory's
-  /// last recorded build reached none of the scope's overrides, else the
-  /// build kept for the innermost scope it reached (the scope itself while
-  /// nothing is recorded yet, when it isolates the dependency's store, or
-  /// when a strict mode must see what the factory reads).
+  /// The build that serves a task in `scope`: this one, or the one kept
+  /// for the scope that ``OverrideScope/keeper(ofRecorded:)`` names.
   package func build(in scope: OverrideScope) -> AsyncBuild<Value> {
-    if let slot = reporting.slot, slot.dependenciesRecorded.value != 0, !scope.hasStrictMode {
-      let reach = scope.reachDepth(from: slot)
-      if reach == 0 { return self }
-      if let owner = scope.ancestor(atDepth: reach) { return build(for: owner) }
-    }
-    return build(for: scope)
+    scope.keeper(ofRecorded: reporting.slot).map(build(for:)) ?? self
   }
 
   /// The build kept for `scope`, made on first use: a build of the same
@@ -242,11 +234,7 @@ import CForgeAtomics
     let frame = AsyncBuildFrame(build: self, parent: chain, recorder: recorder)
     let reporting = reporting
     return Task {
-      let observers = reporting.host?.asyncBuildObservers() ?? []
-      let tell = { (kind: ResolutionEvent.Kind) in
-        let event = ResolutionEvent(kind: kind, dependency: self.name, chain: chain?.names ?? [])
-        for observer in observers { observer.resolution(event) }
-      }
+      let tell = reporting.teller(for: name, chain: chain?.names ?? [])
       tell(.requested)
       let start = ContinuousClock.now
       // Raised while the factory runs, so that its synchronous resolutions
@@ -271,10 +259,8 @@ import CForgeAtomics
         // finds its edges.
         if case .success = result { reporting.slot?.recordDependencies(recorder.slots, lifetime: reporting.lifetime) }
       }
-      switch result {
-      case .success: tell(.built(ContinuousClock.now - start))
-      case .failure(let error): tell(.failed(ForgeDiagnostic.of(error).description))
-      }
+      let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
+      tell(.ended(since: start, failure: failure))
       finish(with: result, chain: chain)
     }
   }
@@ -410,6 +396,34 @@ package struct AsyncBuildReporting: Sendable {
     let slot = frame.slot.takeUnretainedValue()
     guard slot.buildsAsynchronously else { return AsyncBuildReporting(lifetime: lifetime, host: host) }
     return AsyncBuildReporting(slot: slot, records: frame.recordsDependencies, lifetime: lifetime, host: host)
+  }
+
+  /// Reporting for a handle of the dependency `identity` being made now:
+  /// as ``forHandleMadeNow(lifetime:host:)``, with the store that
+  /// `identity` names, if it does, as the host.
+  static func forHandleMadeNow(lifetime: Lifetime, identity: AnyHashable) -> AsyncBuildReporting {
+    forHandleMadeNow(lifetime: lifetime, host: (identity.base as? AsyncDependencyIdentity)?.host)
+  }
+
+  /// What tells the host's observers, as they are now, of a build of
+  /// `dependency` requested with `chain` (read only when some observer
+  /// listens).
+  func teller(for dependency: String, chain: @autoclosure () -> [String]) -> (ResolutionEvent.Kind) -> Void {
+    let observers = host?.asyncBuildObservers() ?? []
+    let chain = observers.isEmpty ? [] : chain()
+    return { kind in
+      let event = ResolutionEvent(kind: kind, dependency: dependency, chain: chain)
+      for observer in observers { observer.resolution(event) }
+    }
+  }
+}
+
+extension ResolutionEvent.Kind {
+  /// How a build that started at `start` ended: built, or failed with
+  /// `failure`.
+  static func ended(since start: ContinuousClock.Instant, failure: (any Error)?) -> Self {
+    guard let failure else { return .built(ContinuousClock.now - start) }
+    return .failed(ForgeDiagnostic.of(failure).description)
   }
 }
 

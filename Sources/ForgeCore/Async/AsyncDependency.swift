@@ -62,10 +62,9 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
     factory: (@Sendable () async throws -> Value)?
   ) {
     // Made by a slot's own build: its build records in that slot.
-    let host = (identity.base as? AsyncDependencyIdentity)?.host
     build = AsyncBuild(
       name: name, identity: identity, holdsWeakly: lifetime == .weak,
-      reporting: .forHandleMadeNow(lifetime: lifetime, host: host), factory: factory)
+      reporting: .forHandleMadeNow(lifetime: lifetime, identity: identity), factory: factory)
     self.factory = nil
     self.syncFactory = nil
   }

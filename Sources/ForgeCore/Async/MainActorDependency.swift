@@ -65,10 +65,9 @@ public struct MainActorDependency<Value>: Sendable {
     throwingFactory factory: (@MainActor @Sendable () throws -> Value)?
   ) {
     // Made by a slot's own build: its builds record in that slot.
-    let host = (identity.base as? AsyncDependencyIdentity)?.host
     state = MainActorState(
       name: name, identity: identity, holdsWeakly: lifetime == .weak,
-      reporting: .forHandleMadeNow(lifetime: lifetime, host: host), factory: factory)
+      reporting: .forHandleMadeNow(lifetime: lifetime, identity: identity), factory: factory)
     self.factory = nil
   }
 
@@ -185,7 +184,7 @@ extension MainActorDependency: AsyncKeptInstance {
       fatalError("ForgeCore: \(ForgeDiagnostic.internalError("\(name) has no factory to build with"))")
     }
     if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current,
-      let owner = keepingScope(in: scope)
+      let owner = scope.keeper(ofRecorded: reporting.slot)
     {
       return try scopedValue(for: owner, factory: factory)
     }
@@ -204,19 +203,6 @@ extension MainActorDependency: AsyncKeptInstance {
   /// kept.
   var keptForShutdown: (sequence: Int, instance: Any)? {
     forShutdown.withValue { entry in entry.flatMap { entry in entry.instance.value.map { (entry.sequence, $0) } } }
-  }
-
-  /// The scope that keeps the instance a task in `scope` reads: nil when
-  /// the factory's last recorded build reached none of the scope's
-  /// overrides (the container's instance), else the innermost scope it
-  /// reached (`scope` itself while nothing is recorded yet, when it
-  /// isolates the dependency's store, or when a strict mode must see what
-  /// the factory reads).
-  @MainActor
-  private func keepingScope(in scope: OverrideScope) -> OverrideScope? {
-    guard let slot = reporting.slot, slot.dependenciesRecorded.value != 0, !scope.hasStrictMode else { return scope }
-    let reach = scope.reachDepth(from: slot)
-    return reach == 0 ? nil : scope.ancestor(atDepth: reach) ?? scope
   }
 
   @MainActor
@@ -255,12 +241,7 @@ extension MainActorDependency: AsyncKeptInstance {
     guard records else { return try factory() }
     guard reporting.records, let slot = reporting.slot else { return try OverrideScope.runOutsideAnyScope(factory) }
     let context = ResolutionContext.current
-    let observers = reporting.host?.asyncBuildObservers() ?? []
-    let chain = observers.isEmpty ? [] : context.chain
-    let tell = { (kind: ResolutionEvent.Kind) in
-      let event = ResolutionEvent(kind: kind, dependency: self.name, chain: chain)
-      for observer in observers { observer.resolution(event) }
-    }
+    let tell = reporting.teller(for: name, chain: context.chain)
     tell(.requested)
     let start = ContinuousClock.now
     // On this thread's chain, like a synchronous build: what the factory
@@ -271,12 +252,12 @@ extension MainActorDependency: AsyncKeptInstance {
       value = try OverrideScope.runOutsideAnyScope(factory)
     } catch {
       context.pop()
-      tell(.failed(ForgeDiagnostic.of(error).description))
+      tell(.ended(since: start, failure: error))
       throw error
     }
     let outcome = context.pop()
     slot.recordDependencies(outcome.dependencies, lifetime: reporting.lifetime)
-    tell(.built(ContinuousClock.now - start))
+    tell(.ended(since: start, failure: nil))
     return value
   }
 }

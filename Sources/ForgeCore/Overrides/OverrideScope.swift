@@ -240,6 +240,19 @@
     return max(isolated, overrideReachDepth(from: slot))
   }
 
+  /// The scope that keeps the instance of an async or main-actor build of
+  /// `slot` that a task in this scope reads, judged by what the slot's
+  /// last build recorded: nil when it reached none of the overrides (the
+  /// container's instance), else the innermost scope it reached. This
+  /// scope itself while nothing is recorded (or no slot is known), when it
+  /// isolates the store, or when a strict mode must see what the factory
+  /// reads.
+  package func keeper(ofRecorded slot: AnySlot?) -> OverrideScope? {
+    guard let slot, slot.dependenciesRecorded.value != 0, !hasStrictMode else { return self }
+    let reach = reachDepth(from: slot)
+    return reach == 0 ? nil : ancestor(atDepth: reach) ?? self
+  }
+
   /// Whether this scope's strict mode forbids `slot`'s own factory.
   func forbids(_ slot: AnySlot) -> Bool {
     switch strict {
