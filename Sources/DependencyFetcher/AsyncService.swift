@@ -71,12 +71,23 @@ extension Fetcher.Builder {
     make: @escaping @Sendable (Fetcher) async throws -> T
   ) -> Fetcher.Builder {
     addInstallation { fetcher in
-      let key = IdentityKey(service)
-      let name = "\(service.name) (override)"
-      // Unowned: the store holding this override belongs to `fetcher`.
-      fetcher.store.setOverride(key, name: name, lifetime: .singleton) { [unowned fetcher] in
-        fetcher.asyncHandle(name, key: key, make: make)
-      }
+      fetcher.store.installOverride(fetcher.override(service, with: make), for: IdentityKey(service))
+    }
+  }
+}
+
+extension Fetcher {
+  /// The override of `service` that `Builder/addOverride(for:make:)`
+  /// installs, or a test's scope (see `TestOverrides`).
+  func override<T>(
+    _ service: AsyncService<T>,
+    with make: @escaping @Sendable (Fetcher) async throws -> T
+  ) -> Override<AsyncDependency<T>> {
+    let key = IdentityKey(service)
+    let name = "\(service.name) (override)"
+    // Unowned: the store holding this override belongs to this fetcher.
+    return store.makeOverride(key, name: name, lifetime: .singleton) { [unowned self] in
+      asyncHandle(name, key: key, make: make)
     }
   }
 }

@@ -100,10 +100,7 @@ extension Fetcher {
 
     private func install<T>(_ service: Service<T>, _ make: UncheckedMake<T>) -> Builder {
       overrides.append { fetcher in
-        // Unowned: the store holding this override belongs to `fetcher`.
-        fetcher.store.setOverride(IdentityKey(service), name: service.name, lifetime: .singleton) {
-          [unowned fetcher] in make.run(fetcher)
-        }
+        fetcher.store.installOverride(fetcher.override(service, with: make.run), for: IdentityKey(service))
       }
       return self
     }
@@ -118,6 +115,19 @@ extension Fetcher {
       let fetcher = Fetcher()
       for install in overrides { install(fetcher) }
       return fetcher
+    }
+  }
+}
+
+extension Fetcher {
+  /// The override of `service` that `Builder/addOverride(for:make:)`
+  /// installs, or a test's scope (see `TestOverrides`): made once per
+  /// fetcher, or per test.
+  func override<T>(_ service: Service<T>, with make: @escaping (Fetcher) -> T) -> Override<T> {
+    let make = UncheckedMake(make)
+    // Unowned: the store holding this override belongs to this fetcher.
+    return store.makeOverride(IdentityKey(service), name: service.name, lifetime: .singleton) {
+      [unowned self] in make.run(self)
     }
   }
 }

@@ -16,6 +16,17 @@ import Testing
 /// func expiry() { … }
 /// ```
 ///
+/// Other dialects declare their overrides with `TestOverrides`, in one
+/// trait for containers of any dialects:
+///
+/// ```swift
+/// @Test(.isolated(pod, fetcher) {
+///   $0.overrideProvider(clockProvider, in: pod) { _ in FixedClock() }
+///   $0.addOverride(for: .session, in: fetcher) { MockSession() }
+/// })
+/// func signUp() { … }
+/// ```
+///
 /// On a suite it applies to every test in it, each on its own. Tests running
 /// in parallel never see each other's instances or overrides: the scope is
 /// bound to the test's task, as `withOverrides` is. What the containers kept
@@ -43,6 +54,18 @@ extension Trait where Self == IsolatedContainers {
   /// which real factories the test must not run (see `StrictMode`).
   public static func isolated(_ containers: any DependencyContainer..., strict: StrictMode = .off) -> Self {
     IsolatedContainers(containers: containers, strict: strict, overrides: { [:] })
+  }
+
+  /// Isolates `containers` (of any dialect) for each test, with the
+  /// overrides `configure` declares (in any dialect: see
+  /// `TestOverrides`); `strict` says which real factories the test must
+  /// not run (see `StrictMode`).
+  public static func isolated(
+    _ containers: any DependencyContainer...,
+    strict: StrictMode = .off,
+    overrides configure: @escaping @Sendable (inout TestOverrides) -> Void
+  ) -> Self {
+    IsolatedContainers(containers: containers, strict: strict, overrides: { TestOverrides(configure).entries })
   }
 
   /// Isolates `container` for each test, with the overrides `configure`
@@ -81,7 +104,7 @@ public func withIsolatedContainers<R>(
   try await OverrideScope.isolating(containers, strict: strict) { try await operation() }
 }
 
-/// The synchronous form of `withIsolatedContainers(_:operation:)`.
+/// The synchronous form of `withIsolatedContainers(_:strict:operation:)`.
 @discardableResult
 public func withIsolatedContainers<R>(
   _ containers: any DependencyContainer...,
@@ -89,4 +112,46 @@ public func withIsolatedContainers<R>(
   operation: () throws -> R
 ) rethrows -> R {
   try OverrideScope.isolating(containers, strict: strict, operation: operation)
+}
+
+/// Runs `operation` with fresh singletons and cached instances of
+/// `containers` and the overrides `configure` declares, in any dialect
+/// (see `TestOverrides`), for the current task only.
+///
+/// ```swift
+/// try await withIsolatedContainers(pod) {
+///   $0.overrideProvider(clockProvider, in: pod) { _ in FixedClock() }
+/// } operation: {
+///   …
+/// }
+/// ```
+@discardableResult
+public func withIsolatedContainers<R>(
+  _ containers: any DependencyContainer...,
+  strict: StrictMode = .off,
+  overrides configure: (inout TestOverrides) -> Void,
+  operation: () async throws -> R
+) async rethrows -> R {
+  let entries = TestOverrides(configure).entries
+  return try await OverrideScope.isolating(containers, entries: entries, strict: strict) { try await operation() }
+}
+
+/// The synchronous form of `withIsolatedContainers(_:strict:overrides:operation:)`.
+@discardableResult
+public func withIsolatedContainers<R>(
+  _ containers: any DependencyContainer...,
+  strict: StrictMode = .off,
+  overrides configure: (inout TestOverrides) -> Void,
+  operation: () throws -> R
+) rethrows -> R {
+  try OverrideScope.isolating(
+    containers, entries: TestOverrides(configure).entries, strict: strict, operation: operation)
+}
+
+extension TestOverrides {
+  /// The overrides `configure` declares.
+  init(_ configure: (inout TestOverrides) -> Void) {
+    self.init()
+    configure(&self)
+  }
 }

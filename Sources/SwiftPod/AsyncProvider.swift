@@ -110,10 +110,20 @@ extension SwiftPod {
     with builder: @escaping @Sendable (ProviderResolver) async throws -> T,
     scope: ProviderScope? = nil
   ) {
+    store.installOverride(override(provider, with: builder, scope: scope), for: IdentityKey(provider))
+  }
+
+  /// The override of `provider` that ``overrideProvider(_:with:scope:)-(AsyncProvider<T>,_,_)``
+  /// installs, or a test's scope (see `TestOverrides`).
+  func override<T>(
+    _ provider: AsyncProvider<T>,
+    with builder: @escaping @Sendable (ProviderResolver) async throws -> T,
+    scope: ProviderScope?
+  ) -> Override<AsyncDependency<T>> {
     let lifetime = (scope ?? provider.scope).lifetime
     let name = "\(provider.name) (override)"
     let key = IdentityKey(provider)
-    store.setOverride(key, name: name, lifetime: lifetime.ofAsyncHandle) { [unowned self] in
+    return store.makeOverride(key, name: name, lifetime: lifetime.ofAsyncHandle) { [unowned self] in
       asyncHandle(name, key: key, lifetime: lifetime, builder: builder)
     }
   }

@@ -64,9 +64,19 @@ public final class SwiftPod: ProviderResolver {
     with builder: @escaping @Sendable (ProviderResolver) -> T,
     scope: ProviderScope? = nil
   ) {
+    store.installOverride(override(provider, with: builder, scope: scope), for: IdentityKey(provider))
+  }
+
+  /// The override of `provider` that ``overrideProvider(_:with:scope:)-(Provider<T>,_,_)``
+  /// installs, or a test's scope (see `TestOverrides`).
+  func override<T>(
+    _ provider: Provider<T>,
+    with builder: @escaping @Sendable (ProviderResolver) -> T,
+    scope: ProviderScope?
+  ) -> Override<T> {
     // `unowned`: the store keeping the override belongs to this pod, and it
     // is only resolved through a live pod.
-    store.setOverride(
+    store.makeOverride(
       IdentityKey(provider),
       name: "\(provider.name) (override)",
       lifetime: (scope ?? provider.scope).lifetime

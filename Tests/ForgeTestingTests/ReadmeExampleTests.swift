@@ -1,5 +1,6 @@
 import Forge
 import ForgeTesting
+import SwiftPod
 import Testing
 
 // The README's ForgeTesting example, kept compiling and checked here.
@@ -25,4 +26,17 @@ func welcome() {
 @Test("without the trait, the real greeter")
 func welcomeReal() {
   #expect(WelcomeViewModel().title(for: "Ada") == "Hello, Ada!")
+}
+
+let greeterPod = SwiftPod()
+let greeterProvider = Provider { _ -> any Greeter in EnglishGreeter() }
+
+@Test(.isolated(greeterPod) { $0.overrideProvider(greeterProvider, in: greeterPod) { _ in MockGreeter() } })
+func podWelcome() {
+  #expect(greeterPod.resolve(greeterProvider).greet("Ada") == "mock Ada")
+}
+
+@Test("without the trait, the pod's real greeter")
+func podWelcomeReal() {
+  #expect(greeterPod.resolve(greeterProvider).greet("Ada") == "Hello, Ada!")
 }

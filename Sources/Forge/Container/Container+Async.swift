@@ -239,3 +239,24 @@ extension OverrideBuilder {
     override(keyPath, with: container.asyncOverride(keyPath, factory), fileID: fileID, line: line)
   }
 }
+
+extension TestOverrides {
+  /// Replaces the async dependency at `keyPath` of `container` for the
+  /// test; each resolution gets a handle whose instance `factory` builds.
+  ///
+  /// ```swift
+  /// @Test(.isolated(AppContainer.shared) {
+  ///   $0.override(\AppContainer.database, in: .shared) { InMemoryDatabase() }
+  /// })
+  /// func migration() async throws { … }
+  /// ```
+  public mutating func override<C: OverridableContainer, T: Sendable>(
+    _ keyPath: KeyPath<C, AsyncDependency<T>>,
+    in container: C,
+    with factory: @escaping @Sendable () async throws -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    override(keyPath, in: container, with: container.asyncOverride(keyPath, factory), fileID: fileID, line: line)
+  }
+}

@@ -26,9 +26,42 @@ public struct OverrideBuilder<C: Container>: Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    let location = CodeLocation(fileID: fileID, line: line)
-    let key = container.overrideKey(for: keyPath, at: location, placeholder: factory)
-    let entry = container.store.makeOverride(key, name: container.dependencyName(key), make: factory)
+    let entry = container.scopedOverride(keyPath, at: CodeLocation(fileID: fileID, line: line), with: factory)
     entries[entry.slot.target] = entry
+  }
+}
+
+extension OverridableContainer {
+  /// The override of the dependency at `keyPath` that a scope installs.
+  func scopedOverride<T>(
+    _ keyPath: KeyPath<Self, T>,
+    at location: CodeLocation,
+    with factory: @escaping @Sendable () -> T
+  ) -> Override<T> {
+    let key = overrideKey(for: keyPath, at: location, placeholder: factory)
+    return store.makeOverride(key, name: dependencyName(key), make: factory)
+  }
+}
+
+extension TestOverrides {
+  /// Replaces the dependency at `keyPath` of `container` for the test, as
+  /// ``OverrideBuilder/override(_:with:fileID:line:)-(KeyPath<C,T>,_,_,_)`` does in a
+  /// `withOverrides` scope; `factory` runs on every resolution.
+  ///
+  /// ```swift
+  /// @Test(.isolated(AppContainer.shared, pod) {
+  ///   $0.override(\AppContainer.clock, in: .shared) { FixedClock() }
+  ///   $0.overrideProvider(sessionProvider, in: pod) { _ in MockSession() }
+  /// })
+  /// func expiry() { … }
+  /// ```
+  public mutating func override<C: OverridableContainer, T>(
+    _ keyPath: KeyPath<C, T>,
+    in container: C,
+    with factory: @escaping @Sendable () -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
+    add(container.scopedOverride(keyPath, at: CodeLocation(fileID: fileID, line: line), with: factory))
   }
 }

@@ -30,7 +30,16 @@ extension SlotStore {
     lifetime: Lifetime = .transient,
     make: @escaping @Sendable () throws -> T
   ) {
-    let entry = makeOverride(key, name: name, lifetime: lifetime, make: make)
+    installOverride(makeOverride(key, name: name, lifetime: lifetime, make: make), for: key)
+  }
+
+  /// Installs `entry`, made by ``makeOverride(_:name:lifetime:make:)`` for
+  /// `key`, container-wide, in place of any override of `key` before it.
+  ///
+  /// ```swift
+  /// store.installOverride(store.makeOverride("network", name: "network") { MockNetwork() }, for: "network")
+  /// ```
+  package func installOverride(_ entry: AnyOverride, for key: Key) {
     lock.lock()
     let replaced = overrides.updateValue(entry, forKey: key)
     if replaced == nil { overrideCount.add(1) }

@@ -162,7 +162,15 @@ extension SlotStore {
       registered = slot.registered
       found = slot
     }
-    guard let registered else { throw NotRegistered() }
+    guard let registered else {
+      // A test's scope may register what the container does not.
+      guard Gates.activeOverrideScopes.value > 0,
+        OverrideScope.current?.override(for: OverrideScope.Target(store: identity, key: key)) != nil
+      else {
+        throw NotRegistered()
+      }
+      return try resolve(key, lifetime: .transient, name: String(reflecting: T.self)) { throw NotRegistered() }
+    }
     // The slot exists, so its name is rendered only if a message needs it.
     return try resolve(key, lifetime: registered.lifetime, name: found?.name ?? "", factory: registered.factory)
   }

@@ -1,0 +1,35 @@
+import ForgeCore
+
+extension TestOverrides {
+  /// Registers `builder` for `T` in `container` for the test only, in
+  /// place of its registration (or where it has none), kept as `policy`
+  /// says, for that test.
+  ///
+  /// ```swift
+  /// @Test(.isolated(container) {
+  ///   $0.register(in: container, with: .singleton) { _ in FixedClock() as Clock }
+  /// })
+  /// func expiry() throws { … }
+  /// ```
+  public mutating func register<T>(
+    in container: ForgeContainer,
+    with policy: ForgeRetainPolicy,
+    builder: @escaping @Sendable (ForgeContainerProtocol) throws -> T
+  ) {
+    add(container.override(T.self, with: policy, builder: builder))
+  }
+}
+
+extension ForgeContainer {
+  /// The registration of `T` for a test's scope (see `TestOverrides`).
+  func override<T>(
+    _ type: T.Type,
+    with policy: ForgeRetainPolicy,
+    builder: @escaping @Sendable (ForgeContainerProtocol) throws -> T
+  ) -> Override<T> {
+    // Unowned: the store holding this override belongs to this container.
+    store.makeOverride(
+      ObjectIdentifier(T.self), name: "\(String(reflecting: T.self)) (test)", lifetime: policy.lifetime
+    ) { [unowned self] in try builder(self) }
+  }
+}

@@ -1,0 +1,169 @@
+import DependencyFetcher
+import Forge
+import ForgeInject
+import ForgeTestSupport
+import ForgeTesting
+import Foundation
+import SwiftPod
+import Testing
+
+/// A label every dialect serves, "real" unless a test overrides it, and a
+/// singleton built from it, so that an override must reach a dependent.
+struct Label: Sendable, Equatable {
+  let text: String
+}
+
+final class LabelContainer: Container, SharedContainer, @unchecked Sendable {
+  static let shared = LabelContainer()
+  var label: Label { provide(.singleton) { Label(text: "real") } }
+  var greeting: String { provide(.singleton) { "hello, \(self.label.text)" } }
+  var asyncLabel: AsyncDependency<Label> { provide(.singleton) { Label(text: "real") } }
+}
+
+let labelPod = SwiftPod()
+let labelProvider = Provider("label") { _ in Label(text: "real") }
+let podGreetingProvider = Provider("greeting") { pod in "hello, \(pod.resolve(labelProvider).text)" }
+let asyncLabelProvider = AsyncProvider("async label") { _ in Label(text: "real") }
+
+let labelFetcher = Fetcher.createDefault()
+extension Service where T == Label {
+  static let label = Service("label") { Label(text: "real") }
+}
+extension Service where T == String {
+  static let greeting = Service("greeting") { fetcher in "hello, \(fetcher.fetch(.label).text)" }
+}
+extension AsyncService where T == Label {
+  static let asyncLabel = AsyncService("async label") { _ in Label(text: "real") }
+}
+
+/// Registered by the tests that use it only.
+struct Unregistered: Sendable, Equatable {
+  let text: String
+}
+
+let labelInjectContainer: ForgeContainer = {
+  let container = ForgeContainer()
+  container.register(with: .singleton) { _ in Label(text: "real") }
+  container.register(with: .singleton) { container in
+    "hello, \((try container.resolve() as Label).text)"
+  }
+  return container
+}()
+
+/// The greetings of every dialect's container, in one list.
+func greetings() throws -> [String] {
+  [
+    LabelContainer.shared.greeting,
+    labelPod.resolve(podGreetingProvider),
+    labelFetcher.fetch(.greeting),
+    try labelInjectContainer.resolve() as String,
+  ]
+}
+
+/// Overrides the label in every dialect with "`text` (dialect)".
+@Sendable func overrideEveryLabel(_ overrides: inout TestOverrides, with text: String) {
+  overrides.override(\LabelContainer.label, in: .shared) { Label(text: "\(text) forge") }
+  overrides.overrideProvider(labelProvider, in: labelPod) { _ in Label(text: "\(text) pod") }
+  overrides.addOverride(for: .label, in: labelFetcher) { Label(text: "\(text) fetcher") }
+  overrides.register(in: labelInjectContainer, with: .singleton) { _ in Label(text: "\(text) inject") }
+}
+
+let everyLabelContainer: [any DependencyContainer] = [
+  LabelContainer.shared, labelPod, labelFetcher, labelInjectContainer,
+]
+
+@Suite("ForgeTesting: overrides declared in every dialect", .timeLimit(.minutes(1)))
+struct TestOverridesTests {
+  @Test(
+    "the trait's overrides reach each dialect's dependents",
+    .isolated(LabelContainer.shared, labelPod, labelFetcher, labelInjectContainer) {
+      overrideEveryLabel(&$0, with: "mock")
+    })
+  func trait() throws {
+    #expect(
+      try greetings() == ["hello, mock forge", "hello, mock pod", "hello, mock fetcher", "hello, mock inject"])
+  }
+
+  @Test("tests running at the same time see their own overrides, in every dialect")
+  func parallel() async throws {
+    // Built outside any test first: a scope must not serve these.
+    let real = ["hello, real", "hello, real", "hello, real", "hello, real"]
+    #expect(try greetings() == real)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for number in 0..<16 {
+        group.addTask {
+          let overridden = number.isMultiple(of: 2)
+          try await withIsolatedContainers(LabelContainer.shared, labelPod, labelFetcher, labelInjectContainer) {
+            if overridden { overrideEveryLabel(&$0, with: "case \(number)") }
+          } operation: {
+            let expected =
+              overridden
+              ? ["forge", "pod", "fetcher", "inject"].map { "hello, case \(number) \($0)" } : real
+            for _ in 0..<3 {
+              #expect(try greetings() == expected)
+              try await Task.sleep(for: .milliseconds(2))
+            }
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try greetings() == real)
+  }
+
+  @Test("an override that keeps its instance keeps one per test")
+  func keptPerTest() {
+    let pod = SwiftPod()
+    let builds = Counter()
+    let declare: (inout TestOverrides) -> Void = {
+      $0.overrideProvider(labelProvider, in: pod) { _ in
+        builds.increment()
+        return Label(text: "mock")
+      }
+    }
+    withIsolatedContainers(pod, overrides: declare) {
+      #expect(pod.resolve(labelProvider) == Label(text: "mock"))
+      #expect(pod.resolve(podGreetingProvider) == "hello, mock")
+    }
+    #expect(builds.count == 1)
+    withIsolatedContainers(pod, overrides: declare) {
+      _ = pod.resolve(labelProvider)
+    }
+    #expect(builds.count == 2)
+    #expect(pod.resolve(labelProvider) == Label(text: "real"))
+  }
+
+  @Test("a ForgeInject test registration serves a type the container does not register")
+  func unregisteredType() throws {
+    let container = ForgeContainer()
+    try withIsolatedContainers(container) {
+      $0.register(in: container, with: .transient) { _ in Unregistered(text: "mock") }
+    } operation: {
+      let resolved: Unregistered = try container.resolve()
+      #expect(resolved == Unregistered(text: "mock"))
+    }
+    #expect(throws: ForgeContainerError.self) { try container.resolve() as Unregistered }
+  }
+
+  @Test("asynchronous providers and services are overridden for the test too")
+  func asynchronous() async throws {
+    let pod = SwiftPod()
+    let fetcher = Fetcher.createDefault()
+    let container = LabelContainer()
+    try await withIsolatedContainers(pod, fetcher, container) {
+      $0.override(\LabelContainer.asyncLabel, in: container) { Label(text: "forge mock") }
+      $0.overrideProvider(asyncLabelProvider, in: pod) { _ in Label(text: "pod mock") }
+      $0.addOverride(for: .asyncLabel, in: fetcher) { _ in Label(text: "fetcher mock") }
+    } operation: {
+      let fromPod = try await pod.resolve(asyncLabelProvider)
+      let fromFetcher = try await fetcher.fetch(.asyncLabel)
+      let fromForge = try await container.asyncLabel.value
+      #expect(fromForge == Label(text: "forge mock"))
+      #expect(fromPod == Label(text: "pod mock"))
+      #expect(fromFetcher == Label(text: "fetcher mock"))
+    }
+    #expect(try await pod.resolve(asyncLabelProvider) == Label(text: "real"))
+    #expect(try await fetcher.fetch(.asyncLabel) == Label(text: "real"))
+    #expect(try await container.asyncLabel.value == Label(text: "real"))
+  }
+}
