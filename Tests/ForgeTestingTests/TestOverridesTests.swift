@@ -145,6 +145,29 @@ struct TestOverridesTests {
     #expect(throws: ForgeContainerError.self) { try container.resolve() as Unregistered }
   }
 
+  @Test("a ForgeInject test registration with an async builder, registered or not")
+  func injectAsynchronous() async throws {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ async in Label(text: "real") }
+    let builds = Counter()
+    try await withIsolatedContainers(container) {
+      $0.register(in: container, with: .singleton) { _ async in
+        builds.increment()
+        return Label(text: "mock")
+      }
+      $0.register(in: container, with: .transient) { _ async in Unregistered(text: "mock") }
+    } operation: {
+      let first: Label = try await container.resolveAsync()
+      let second: Label = try await container.resolveAsync()
+      let unregistered: Unregistered = try await container.resolveAsync()
+      #expect([first, second] == [Label(text: "mock"), Label(text: "mock")])
+      #expect(unregistered == Unregistered(text: "mock"))
+    }
+    #expect(builds.count == 1)
+    let after: Label = try await container.resolveAsync()
+    #expect(after == Label(text: "real"))
+  }
+
   @Test("asynchronous providers and services are overridden for the test too")
   func asynchronous() async throws {
     let pod = SwiftPod()

@@ -18,9 +18,44 @@ extension TestOverrides {
   ) {
     add(container.override(T.self, with: policy, builder: builder))
   }
+
+  /// Registers the `async` `builder` for `T` in `container` for the test
+  /// only, in place of its async registration (or where it has none): a
+  /// `resolveAsync()` in the test awaits it, kept as `policy` says, for
+  /// that test.
+  ///
+  /// ```swift
+  /// @Test(.isolated(container) {
+  ///   $0.register(in: container, with: .singleton) { _ async in InMemoryDatabase() as Database }
+  /// })
+  /// func migration() async throws { … }
+  /// ```
+  public mutating func register<T: Sendable>(
+    in container: ForgeContainer,
+    with policy: ForgeRetainPolicy,
+    builder: @escaping @Sendable (ForgeContainerProtocol) async throws -> T
+  ) {
+    add(container.asyncOverride(T.self, with: policy, builder: builder))
+  }
 }
 
 extension ForgeContainer {
+  /// The async registration of `T` for a test's scope (see `TestOverrides`).
+  func asyncOverride<T: Sendable>(
+    _ type: T.Type,
+    with policy: ForgeRetainPolicy,
+    builder: @escaping @Sendable (ForgeContainerProtocol) async throws -> T
+  ) -> Override<AsyncDependency<T>> {
+    let name = "\(String(reflecting: T.self)) (test)"
+    let identity = AsyncDependencyIdentity(store: store, key: Self.asyncKey(T.self))
+    let lifetime = policy.lifetime
+    // Unowned: the store holding this override belongs to this container.
+    return store.makeOverride(Self.asyncKey(T.self), name: name, lifetime: lifetime.ofAsyncHandle) {
+      [unowned self] in
+      AsyncDependency(name: name, identity: identity, lifetime: lifetime) { [unowned self] in try await builder(self) }
+    }
+  }
+
   /// The registration of `T` for a test's scope (see `TestOverrides`).
   func override<T>(
     _ type: T.Type,
