@@ -27,4 +27,30 @@ extension Fetcher {
     }
     return Validation.run(roots, throwing: false)
   }
+
+  /// Awaits each asynchronous service of `services` in isolation, so that
+  /// what its closure fetches across its awaits is checked as
+  /// ``validate(_:)`` checks a synchronous one (cycles, across awaits too,
+  /// what it throws), and reports every problem at once.
+  ///
+  /// ```swift
+  /// @Test func asyncServicesAreSound() async {
+  ///   let report = await Fetcher.createDefault().validateAsync(AsyncService.database)
+  ///   #expect(report.isValid, "\(report)")
+  /// }
+  /// ```
+  ///
+  /// While it runs, every fetch in the process takes the locked path. A
+  /// synchronous failure inside an async closure (a cycle among the
+  /// services it fetches) stops the program as it would at run time: the
+  /// closure runs on the cooperative pool, whose threads cannot be parked.
+  /// Validate those services with ``validate(_:)`` to have it reported
+  /// instead.
+  public func validateAsync<each T>(_ services: repeat AsyncService<each T>) async -> ValidationReport {
+    var roots: [Validation.AsyncRoot] = []
+    for service in repeat each services {
+      roots.append(Validation.AsyncRoot(name: service.name) { _ = try await self.fetch(service) })
+    }
+    return await Validation.runAsync(roots, throwing: false)
+  }
 }

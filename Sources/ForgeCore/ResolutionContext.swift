@@ -61,7 +61,7 @@ import CForgeAtomics
   /// Set while a dialect reads a property only to learn which slot key it
   /// resolves (see Forge's key-path overrides).
   @exclusivity(unchecked) package var keyCapture: KeyCapture? {
-    didSet { fast.pointee.isCapturing = keyCapture != nil || validation != nil }
+    didSet { fast.pointee.isCapturing = keyCapture != nil || threadValidation != nil }
   }
 
   /// How an observed resolution in progress was served, by slot (see
@@ -72,8 +72,18 @@ import CForgeAtomics
   /// Set while this thread validates a container (``Validation``): every
   /// resolution takes the locked path, and kept instances stay in the
   /// session instead of the container.
-  @exclusivity(unchecked) package var validation: ValidationSession? {
-    didSet { fast.pointee.isCapturing = keyCapture != nil || validation != nil }
+  @exclusivity(unchecked) package var threadValidation: ValidationSession? {
+    didSet { fast.pointee.isCapturing = keyCapture != nil || threadValidation != nil }
+  }
+
+  /// The validation the resolutions of this thread belong to now: the
+  /// thread's own (``threadValidation``), or, while an asynchronous
+  /// validation runs anywhere, the one of the current task (whose
+  /// resolutions the raised override gate already sends to the locked
+  /// path).
+  package var validation: ValidationSession? {
+    if let threadValidation { return threadValidation }
+    return Gates.asyncValidations.value > 0 ? ValidationSession.taskSession : nil
   }
 
   /// The calling thread's state in raw memory, created on first use and

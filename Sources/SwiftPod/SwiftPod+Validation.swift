@@ -28,4 +28,31 @@ extension SwiftPod {
     }
     return Validation.run(roots, throwing: false)
   }
+
+  /// Awaits each asynchronous provider of `providers` in isolation, so that
+  /// what its builder resolves across its awaits is checked as
+  /// ``validate(_:)`` checks a synchronous one (cycles, across awaits too,
+  /// captive dependencies, what it throws), and reports every problem at
+  /// once.
+  ///
+  /// ```swift
+  /// @Test func asyncProvidersAreSound() async {
+  ///   let report = await SwiftPod().validateAsync(databaseProvider)
+  ///   #expect(report.isValid, "\(report)")
+  /// }
+  /// ```
+  ///
+  /// While it runs, every resolution in the process takes the locked path.
+  /// A synchronous failure inside an async builder (a cycle among the
+  /// providers it resolves) stops the program as it would at run time: the
+  /// builder runs on the cooperative pool, whose threads cannot be parked.
+  /// Validate those providers with ``validate(_:)`` to have it reported
+  /// instead.
+  public func validateAsync<each T>(_ providers: repeat AsyncProvider<each T>) async -> ValidationReport {
+    var roots: [Validation.AsyncRoot] = []
+    for provider in repeat each providers {
+      roots.append(Validation.AsyncRoot(name: provider.name) { _ = try await self.resolve(provider) })
+    }
+    return await Validation.runAsync(roots, throwing: false)
+  }
 }

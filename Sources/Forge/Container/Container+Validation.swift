@@ -31,6 +31,43 @@ extension OverridableContainer {
     return Validation.run(roots, throwing: false)
   }
 
+  /// ``validate(_:)``, which also awaits each async dependency among
+  /// `keyPaths` (an `AsyncDependency` property), so that what its factory
+  /// resolves across its awaits is checked too: captive dependencies, what
+  /// it throws, cycles across awaits.
+  ///
+  /// ```swift
+  /// @Test func graphIsSound() async {
+  ///   let report = await AppContainer.shared.validateAsync(\.loginViewModel, \.database)
+  ///   #expect(report.isValid, "\(report)")
+  /// }
+  /// ```
+  ///
+  /// While an async dependency is checked, every resolution in the process
+  /// takes the locked path. A synchronous failure inside an async factory
+  /// (a cycle among the dependencies it resolves, an `unimplemented` one)
+  /// stops the program as it would at run time: the factory runs on the
+  /// cooperative pool, whose threads cannot be parked. Validate those
+  /// dependencies' key paths too, with ``validate(_:)``, to have them
+  /// reported instead.
+  public func validateAsync<each Value>(_ keyPaths: repeat KeyPath<Self, each Value>) async -> ValidationReport {
+    var roots: [Validation.AsyncRoot] = []
+    for keyPath in repeat each keyPaths {
+      roots.append(asyncRoot(keyPath))
+    }
+    return await Validation.runAsync(roots, throwing: false)
+  }
+
+  private func asyncRoot<Value>(_ keyPath: KeyPath<Self, Value>) -> Validation.AsyncRoot {
+    let root = root(keyPath)
+    guard Value.self is any ValidationAwaitable.Type else { return Validation.AsyncRoot(synchronous: root) }
+    // As in `root(_:)`: the key path only reads the container.
+    nonisolated(unsafe) let keyPath = keyPath
+    return Validation.AsyncRoot(name: root.name) {
+      try await (self[keyPath: keyPath] as? any ValidationAwaitable)?.awaitForValidation()
+    }
+  }
+
   private func root<Value>(_ keyPath: KeyPath<Self, Value>) -> Validation.Root {
     // The container is used from the validation thread: it is Sendable, and
     // the key path only reads it.

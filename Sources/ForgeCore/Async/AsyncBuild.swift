@@ -240,14 +240,17 @@ import CForgeAtomics
       // Raised while the factory runs, so that its synchronous resolutions
       // take the path that records them in `recorder`.
       if recorder != nil { Gates.activeOverrideScopes.add(1) }
+      // A validation's build belongs to it (it inherited the session).
+      let validation = ValidationSession.taskSession
       let result: Result<Value, any Error>
       do {
         result = .success(
           try await AsyncBuildNode.$currentFrame.withValue(frame) {
             // A slot's own build keeps its instance for the container: no
             // scope of the task that started it may serve what it reads.
-            // (A scope's build, with no slot, runs in that scope.)
-            guard reporting.slot != nil else { return try await factory() }
+            // (A scope's build, with no slot, runs in that scope, and so
+            // does a validation's, which respects the overrides in force.)
+            guard reporting.slot != nil, validation == nil else { return try await factory() }
             return try await OverrideScope.awaitOutsideAnyScope { try await factory() }
           })
       } catch {
@@ -258,6 +261,13 @@ import CForgeAtomics
         // Recorded before any waiter resumes: what awaited the instance
         // finds its edges.
         if case .success = result { reporting.slot?.recordDependencies(recorder.slots, lifetime: reporting.lifetime) }
+        if let validation, let slot = reporting.slot {
+          if case .success = result {
+            validation.noteBuild(slot, lifetime: reporting.lifetime, dependencies: recorder.slots)
+          } else {
+            validation.noteFailedAsyncBuild(of: slot)
+          }
+        }
       }
       let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
       tell(.ended(since: start, failure: failure))

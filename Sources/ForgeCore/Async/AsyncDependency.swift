@@ -179,3 +179,16 @@ extension Lifetime {
   @inlinable
   package var ofAsyncHandle: Lifetime { self == .weak ? .cached : self }
 }
+
+/// A handle whose instance an asynchronous validation awaits, so that the
+/// factory behind it is checked too.
+package protocol ValidationAwaitable: Sendable {
+  /// Awaits the instance, building it as the handle builds it.
+  func awaitForValidation() async throws
+}
+
+extension AsyncDependency: ValidationAwaitable {
+  package func awaitForValidation() async throws {
+    _ = try await value
+  }
+}

@@ -75,6 +75,17 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     ForgeDiagnostic(.internalError, summary, reason: reason, fix: "report it as a Forge bug.")
   }
 
+  /// Whether `error` is one of the engine's own, which ``of(_:)`` renders
+  /// in its words (rather than a factory's error).
+  package static func isEngineError(_ error: any Error) -> Bool {
+    switch error {
+    case is DependencyCycleError, is DependencyTypeMismatchError, is MisdirectedOverride, is DiagnosedFailure,
+      is StrictModeViolation, is ContainerShutDown:
+      true
+    default: false
+    }
+  }
+
   /// The diagnostic an engine error carries; for any other error, which
   /// only a Forge bug lets through, an internal one.
   package static func of(_ error: any Error) -> ForgeDiagnostic {

@@ -44,6 +44,10 @@ import CForgeAtomics
   package static var activeOverrideScopes: AtomicCounter { AtomicCounter(word: forge_gate_word(0)) }
   @inlinable
   package static var forcedPreviewScopes: AtomicCounter { AtomicCounter(word: forge_gate_word(1)) }
+  /// Raised while an asynchronous validation runs: a resolution then looks
+  /// for the validation session of its task (see
+  /// ``ResolutionContext/validation``).
+  package static var asyncValidations: AtomicCounter { AtomicCounter(word: forge_gate_word(2)) }
   /// Bumped whenever a slot records dependencies that differ from what it
   /// recorded before: memos of the dependency graph's shape (an override
   /// scope's reach) hold only while it is unchanged.

@@ -57,9 +57,89 @@ package enum Validation {
       } else {
         runOnThread(root, session: session, scope: scope)
       }
-      findings.add(session, root: root, end: session.waitForEnd(), diagnose: diagnose)
+      findings.add(session, rootName: root.name, end: session.waitForEnd(), diagnose: diagnose)
     }
     return findings.report()
+  }
+
+  /// Something to validate asynchronously: a name for messages and a
+  /// resolution that may await.
+  package struct AsyncRoot: Sendable {
+    package let name: String
+    package let resolve: @Sendable () async throws -> Void
+    /// The root as a synchronous one, when it awaits nothing: in a dialect
+    /// whose resolutions cannot throw, it runs as ``run(_:throwing:diagnose:)``
+    /// runs it, on a thread of its own.
+    let synchronous: Root?
+
+    package init(name: String, resolve: @escaping @Sendable () async throws -> Void) {
+      self.name = name
+      self.resolve = resolve
+      self.synchronous = nil
+    }
+
+    /// `root`, which awaits nothing.
+    package init(synchronous root: Root) {
+      self.name = root.name
+      self.resolve = { try root.resolve() }
+      self.synchronous = root
+    }
+  }
+
+  /// Validates `roots` in order, awaiting what they await, and reports
+  /// every problem.
+  ///
+  /// Each root runs in the calling task with a ``ValidationSession`` of
+  /// its own as the task's, so that the builds its async factories run in
+  /// tasks of their own belong to it too; while it runs, every resolution
+  /// in the process takes the locked path. A failure the root throws
+  /// (an async factory's, a cycle across awaits, any failure of a dialect
+  /// whose resolutions throw, with `throwing`) ends its run. A dialect
+  /// whose resolutions cannot throw runs a root that awaits nothing as
+  /// ``run(_:throwing:diagnose:)`` does, and stops the program on a
+  /// synchronous failure inside an async factory, as it would outside a
+  /// validation, since a thread of the cooperative pool cannot be parked.
+  package static func runAsync(
+    _ roots: [AsyncRoot],
+    throwing: Bool,
+    diagnose: (any Error) -> ForgeDiagnostic? = { _ in nil }
+  ) async -> ValidationReport {
+    var findings = Findings()
+    let scope = OverrideScope.current
+    for root in roots {
+      let session = ValidationSession()
+      if let synchronous = root.synchronous, !throwing {
+        // Where a synchronous failure parks a thread, it is one of ours.
+        runOnThread(synchronous, session: session, scope: scope)
+        findings.add(session, rootName: root.name, end: session.waitForEnd(), diagnose: diagnose)
+        continue
+      }
+      Gates.activeOverrideScopes.add(1)
+      Gates.asyncValidations.add(1)
+      do {
+        try await ValidationSession.$taskSession.withValue(session) { try await root.resolve() }
+        session.finish()
+      } catch {
+        session.fail(error, chain: [])
+      }
+      Gates.asyncValidations.add(-1)
+      Gates.activeOverrideScopes.add(-1)
+      findings.add(session, rootName: root.name, end: session.waitForEnd()) { error in
+        diagnose(error) ?? Self.diagnoseThrown(error)
+      }
+    }
+    return findings.report()
+  }
+
+  /// An error an async factory threw: the engine's own in its words, any
+  /// other as the factory's failure.
+  private static func diagnoseThrown(_ error: any Error) -> ForgeDiagnostic? {
+    guard !ForgeDiagnostic.isEngineError(error) else { return nil }
+    return ForgeDiagnostic(
+      .builderFailed,
+      "An async factory threw \(String(reflecting: error))",
+      fix: "make that factory succeed, or handle the error where the dependency is awaited."
+    )
   }
 
   private static func runOnThread(_ root: Root, session: ValidationSession, scope: OverrideScope?) {
@@ -77,8 +157,8 @@ package enum Validation {
   /// root written to throw (ForgeInject's) ends in `fail` from here.
   private static func resolve(_ root: Root, in session: ValidationSession) {
     let context = ResolutionContext.current
-    let previous = context.validation
-    context.validation = session
+    let previous = context.threadValidation
+    context.threadValidation = session
     var failure: (any Error)?
     do {
       try root.resolve()
@@ -86,7 +166,7 @@ package enum Validation {
       failure = error
     }
     let chain = context.buildingSlots
-    context.validation = previous
+    context.threadValidation = previous
     if let failure { session.fail(failure, chain: chain) } else { session.finish() }
   }
 
@@ -144,7 +224,7 @@ private struct Findings {
 
   mutating func add(
     _ session: ValidationSession,
-    root: Validation.Root,
+    rootName: String,
     end: ValidationSession.End,
     diagnose: (any Error) -> ForgeDiagnostic?
   ) {
@@ -152,7 +232,9 @@ private struct Findings {
     for build in session.builds {
       let identity = ObjectIdentifier(build.slot)
       if lifetimes[identity] == nil { lifetimes[identity] = build.lifetime }
-      if edges[identity] == nil { edges[identity] = build.dependencies }
+      // An async dependency's handle is built with no dependencies; its
+      // async build, noted later, has them.
+      if edges[identity]?.isEmpty ?? true { edges[identity] = build.dependencies }
     }
     // Nodes in the order a reader follows them: from the root (the chain
     // being built when the run failed, or the last build to finish)
@@ -191,8 +273,8 @@ private struct Findings {
         diagnostic.id, diagnostic.summary, chain: names, reason: diagnostic.reason, fix: diagnostic.fix)
     }
     let dependency: String =
-      if let cycle = error as? DependencyCycleError { cycle.path.first ?? root.name } else {
-        diagnostic.chain.last ?? names.last ?? root.name
+      if let cycle = error as? DependencyCycleError { cycle.path.first ?? rootName } else {
+        diagnostic.chain.last ?? names.last ?? rootName
       }
     // One cycle reached from each of its members is one problem.
     if let cycle = error as? DependencyCycleError, !seenCycles.insert(Set(cycle.path)).inserted { return }

@@ -2,12 +2,16 @@
 /// container, and how it ended.
 ///
 /// The thread that runs the root has the session in its
-/// ``ResolutionContext/validation``; only that thread touches `kept` and
-/// `builds`. The driver reads them after the run has ended (``finished``).
+/// ``ResolutionContext/validation``; in an asynchronous validation, the
+/// root's task has it (``taskSession``), and so every task it starts, on
+/// whichever threads they run. The driver reads what the run found after it
+/// has ended.
 package final class ValidationSession: @unchecked Sendable {
-  // @unchecked: `kept` and `builds` belong to the validating thread until
-  // `finish` or `fail`, which publish them under `lock`; the driver reads
-  // them only after that.
+  // @unchecked: every var is touched only with `lock` held.
+
+  /// The session of an asynchronous validation's root and the tasks it
+  /// starts.
+  @TaskLocal package static var taskSession: ValidationSession?
 
   /// One own-factory build: the slot, the lifetime it was built with, and
   /// what its factory resolved.
@@ -32,11 +36,26 @@ package final class ValidationSession: @unchecked Sendable {
   /// dialect where it first sees the error (by the time the root catches
   /// it, the builds around it are over): the chain being built, and what
   /// it requested.
-  package private(set) var firstFailure: (chain: [AnySlot], requested: String)?
+  package private(set) var firstFailure: (chain: [AnySlot], requested: String?)?
 
   /// Notes where a failure happened, unless one was noted already.
   package func noteFailure(chain: [AnySlot], requested: String) {
-    if firstFailure == nil { firstFailure = (chain, requested) }
+    lock.withLock {
+      if firstFailure == nil { firstFailure = (chain, requested) }
+    }
+  }
+
+  /// Notes that the async build of `slot` failed: the failure noted inside
+  /// it, if any, happened in its chain, across the await.
+  package func noteFailedAsyncBuild(of slot: AnySlot) {
+    lock.withLock {
+      if let first = firstFailure {
+        firstFailure = ([slot] + first.chain, first.requested)
+      } else {
+        firstFailure = ([slot], nil)
+        if failedSlot == nil { failedSlot = slot }
+      }
+    }
   }
 
   /// How the run ended, once it has.
@@ -66,9 +85,13 @@ package final class ValidationSession: @unchecked Sendable {
     in store: SlotStore<Key>
   ) throws -> T {
     let identity = ObjectIdentifier(slot)
-    if !records { overridden.insert(identity) }
-    if lifetime.isStored, let value = kept[identity] { return value as! T }
-    if records, attempted[identity] == nil { attempted[identity] = lifetime }
+    let keptValue: Any? = lock.withLock {
+      if !records { overridden.insert(identity) }
+      if lifetime.isStored, let value = kept[identity] { return value }
+      if records, attempted[identity] == nil { attempted[identity] = lifetime }
+      return nil
+    }
+    if let keptValue { return keptValue as! T }
     var scopeDepth = 0
     let value: T
     do {
@@ -76,32 +99,49 @@ package final class ValidationSession: @unchecked Sendable {
         slot, factory: factory, thread: thread, records: records ? lifetime : nil, scopeDepth: &scopeDepth)
     } catch {
       // The innermost build the error went through: the one at fault.
-      if failedSlot == nil { failedSlot = slot }
+      lock.withLock {
+        if failedSlot == nil { failedSlot = slot }
+      }
       throw error
     }
-    if lifetime.isStored { kept[identity] = value }
+    if lifetime.isStored {
+      // Two tasks of an asynchronous run may build it at once: the first
+      // kept is the one served from then on.
+      return lock.withLock {
+        if let earlier = kept[identity] { return earlier as! T }
+        kept[identity] = value
+        return value
+      }
+    }
     return value
   }
 
   /// Notes a finished own-factory build of the run.
-  func noteBuild(_ slot: AnySlot, lifetime: Lifetime, dependencies: [AnySlot]) {
-    builds.append(Build(slot: slot, lifetime: lifetime, dependencies: dependencies))
+  package func noteBuild(_ slot: AnySlot, lifetime: Lifetime, dependencies: [AnySlot]) {
+    lock.withLock {
+      builds.append(Build(slot: slot, lifetime: lifetime, dependencies: dependencies))
+    }
   }
 
   /// Ends the run successfully.
   package func finish() {
-    kept = [:]
-    lock.withLock {
-      end = .succeeded
-      lock.broadcast()
-    }
+    conclude(.succeeded)
   }
 
   /// Ends the run with `error`, thrown while `chain` was being built.
   package func fail(_ error: any Error, chain: [AnySlot]) {
-    kept = [:]
+    conclude(.failed(error, chain: chain))
+  }
+
+  /// Ends the run as `end` says, dropping what it kept.
+  private func conclude(_ end: End) {
+    let dropped: [ObjectIdentifier: Any] = lock.withLock {
+      defer { kept = [:] }
+      return kept
+    }
+    withExtendedLifetime(dropped) {}  // released here, outside the lock: a deinit may resolve
     lock.withLock {
-      end = .failed(error, chain: chain)
+      self.end = end
       lock.broadcast()
     }
   }
@@ -135,7 +175,10 @@ extension ValidationSession {
   /// }
   /// ```
   package static func failIfValidating(_ error: any Error) {
-    guard let context = ResolutionContext.currentIfPresent, let session = context.validation else { return }
+    // An asynchronous validation's task may run on any thread, the
+    // cooperative pool's included, which must never be parked: the dialect
+    // stops the program there, as it would outside a validation.
+    guard let context = ResolutionContext.currentIfPresent, let session = context.threadValidation else { return }
     session.fail(error, chain: context.buildingSlots)
     parkForever()
   }

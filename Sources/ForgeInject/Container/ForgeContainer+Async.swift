@@ -87,6 +87,13 @@ extension ForgeContainer {
     asyncOptionals.withValue {
       $0[ObjectIdentifier(T?.self)] = { container in try await container.resolveAsync() as T }
     }
+    let identity = ObjectIdentifier(T.self)
+    let root = Validation.AsyncRoot(name: String(reflecting: T.self)) { [unowned self] in
+      _ = try await self.resolveAsync() as T
+    }
+    asyncValidationRoots.withValue { roots in
+      if !roots.contains(where: { $0.type == identity }) { roots.append((identity, root)) }
+    }
   }
 
   /// The factory of handles of `T`'s async builder.

@@ -25,6 +25,31 @@ extension ForgeContainer {
     return Validation.run(roots, throwing: true) { error in self.validationDiagnostic(for: error) }
   }
 
+  /// ``validate()``, which also awaits every type registered with an
+  /// `async` builder, in the order registered after the synchronous ones:
+  /// what an async builder resolves, across its awaits, is checked as a
+  /// synchronous builder's is (missing registrations with their chain,
+  /// captive dependencies, what it throws, cycles across awaits).
+  ///
+  /// ```swift
+  /// @Test func registrationsAreComplete() async {
+  ///   let container = ForgeContainer()
+  ///   AppModule.register(in: container)
+  ///   let report = await container.validateAsync()
+  ///   #expect(report.isValid, "\(report)")
+  /// }
+  /// ```
+  ///
+  /// While it runs, every resolution in the process takes the locked path.
+  /// Builders registered to run on the main actor are not run.
+  public func validateAsync() async -> ValidationReport {
+    let synchronous = validationRoots.withValue { $0.map { Validation.AsyncRoot(synchronous: $0.root) } }
+    let asynchronous = asyncValidationRoots.withValue { $0.map(\.root) }
+    return await Validation.runAsync(synchronous + asynchronous, throwing: true) { error in
+      self.validationDiagnostic(for: error)
+    }
+  }
+
   /// The diagnostic of a registration's failure, in the engine's words.
   private func validationDiagnostic(for error: any Error) -> ForgeDiagnostic? {
     let registeredNote = ForgeContainerError.registeredNote(in: self)

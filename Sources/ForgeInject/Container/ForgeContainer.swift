@@ -17,6 +17,9 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// A resolution per registered type, in registration order, for
   /// ``validate()``.
   let validationRoots = LockedValue<[(type: ObjectIdentifier, root: Validation.Root)]>([])
+  /// How to await each type registered with an `async` builder, in
+  /// registration order, for ``validateAsync()``.
+  let asyncValidationRoots = LockedValue<[(type: ObjectIdentifier, root: Validation.AsyncRoot)]>([])
   /// For each `Optional<W>` whose `W` has an async builder, how to await
   /// `W` (see `resolveAsync()`).
   let asyncOptionals = LockedValue<[ObjectIdentifier: @Sendable (ForgeContainer) async throws -> Any]>([:])

@@ -1,0 +1,47 @@
+import DependencyFetcher
+import ForgeTestSupport
+import Testing
+
+/// Async services whose problems only an await reaches.
+enum AsyncValidatedServices {
+  final class Part: Sendable {}
+  struct Unreachable: Error {}
+  static let part = Service { Part() }
+  static let sound = AsyncService("asyncSound") { fetcher in
+    await Task.yield()
+    return [fetcher.fetch(part)]
+  }
+  static let failing = AsyncService("asyncFailing") { _ -> Part in
+    await Task.yield()
+    throw Unreachable()
+  }
+}
+
+@Suite("DependencyFetcher: validateAsync()", .timeLimit(.minutes(1)))
+struct AsyncValidationTests {
+  @Test("an async service that throws is reported; a sound one is checked with what it fetches")
+  func broken() async {
+    let report = await Fetcher.createDefault().validateAsync(
+      AsyncValidatedServices.sound, AsyncValidatedServices.failing)
+    #expect(report.problems.map(\.id) == [.builderFailed], "\(report)")
+    #expect(report.problems(.builderFailed).first?.dependency == "asyncFailing")
+    #expect(report.graph.dependencies(of: "asyncSound").map(\.name) == [AsyncValidatedServices.part.name])
+  }
+
+  @Test("nothing the check makes is kept in the fetcher")
+  func isolated() async throws {
+    let builds = Counter()
+    let sound = AsyncService { fetcher in
+      builds.increment()
+      await Task.yield()
+      return [fetcher.fetch(AsyncValidatedServices.part)]
+    }
+    let fetcher = Fetcher.createDefault()
+    let part = fetcher.fetch(AsyncValidatedServices.part)
+    #expect(await fetcher.validateAsync(sound).isValid)
+    #expect(builds.count == 1)
+    let parts = try await fetcher.fetch(sound)
+    #expect(builds.count == 2)
+    #expect(parts[0] === part)
+  }
+}

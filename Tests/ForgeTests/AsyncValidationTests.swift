@@ -1,0 +1,72 @@
+import Forge
+import ForgeTestSupport
+import Testing
+
+/// Async dependencies with one of each problem an await can hide.
+final class AsyncBrokenContainer: Container, @unchecked Sendable {
+  struct Unreachable: Error {}
+  let builds = Counter()
+
+  var user: Service { provide(.cached) { Service("grace") } }
+  /// A captive across an await: a singleton holding a cached instance.
+  var session: AsyncDependency<[Service]> {
+    provide(.singleton) {
+      self.builds.increment()
+      await Task.yield()
+      return [self.user]
+    }
+  }
+  /// Its factory throws after an await.
+  var archive: AsyncDependency<Service> {
+    provide(.singleton) {
+      await Task.yield()
+      throw Unreachable()
+    }
+  }
+  /// Sound, and synchronous: validated on a thread of its own.
+  var clock: Service { provide(.singleton) { Service("tick") } }
+  /// A cycle among synchronous dependencies, reached only from an async one.
+  var first: [any Sendable] { provide(.singleton) { [self.second] } }
+  var second: [any Sendable] { provide(.cached) { [self.first] } }
+  var looping: AsyncDependency<[any Sendable]> { provide(.singleton) { self.first } }
+}
+
+@Suite("Forge: validateAsync()", .timeLimit(.minutes(1)))
+struct AsyncValidationTests {
+  @Test("what async factories resolve across their awaits is checked, with synchronous key paths beside them")
+  func broken() async {
+    let container = AsyncBrokenContainer()
+    let report = await container.validateAsync(\.session, \.archive, \.clock)
+    #expect(report.problems.map(\.id) == [.lifetimeMismatch, .builderFailed], "\(report)")
+    #expect(
+      report.problems(.lifetimeMismatch).first?.chain == ["AsyncBrokenContainer.session", "AsyncBrokenContainer.user"])
+    let failed = report.problems(.builderFailed).first
+    #expect(failed?.dependency == "AsyncBrokenContainer.archive")
+    #expect(failed?.description.contains("Unreachable") == true)
+    #expect(report.checked.contains("AsyncBrokenContainer.clock"))
+  }
+
+  @Test("validate() runs no async factory, and nothing validateAsync() builds is kept")
+  func isolated() async throws {
+    let container = AsyncBrokenContainer()
+    #expect(container.validate(\.session).isValid)
+    #expect(container.builds.count == 0)
+    _ = await container.validateAsync(\.session)
+    #expect(container.builds.count == 1)
+    let user = container.user
+    let session = try await container.session.value
+    #expect(container.builds.count == 2)
+    #expect(session[0] === user)
+  }
+
+  @Test("a synchronous failure inside an async factory stops the program, as at run time")
+  func synchronousFailureStops() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = await AsyncBrokenContainer().validateAsync(\.looping)
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      stderr.contains("AsyncBrokenContainer.first → AsyncBrokenContainer.second → AsyncBrokenContainer.first"),
+      "\(stderr)")
+  }
+}

@@ -1,0 +1,47 @@
+import ForgeTestSupport
+import SwiftPod
+import Testing
+
+/// Async providers with one of each problem an await can hide.
+enum AsyncValidatedProviders {
+  typealias Part = ValidatedProviders.Part
+  struct Unreachable: Error {}
+  /// A captive across an await: a singleton holding a parent-scoped part.
+  static let holder = AsyncProvider("asyncHolder") { pod in
+    await Task.yield()
+    return Part([pod.resolve(ValidatedProviders.parentPart)])
+  }
+  /// Its builder throws after an await.
+  static let failing = AsyncProvider("asyncFailing") { _ -> Part in
+    await Task.yield()
+    throw Unreachable()
+  }
+}
+
+@Suite("SwiftPod: validateAsync()", .timeLimit(.minutes(1)))
+struct AsyncValidationTests {
+  @Test("what async builders resolve across their awaits is checked, every problem once")
+  func broken() async {
+    let report = await SwiftPod().validateAsync(AsyncValidatedProviders.holder, AsyncValidatedProviders.failing)
+    #expect(report.problems.map(\.id) == [.lifetimeMismatch, .builderFailed], "\(report)")
+    #expect(report.problems(.lifetimeMismatch).first?.chain == ["asyncHolder", "parentPart"])
+    #expect(report.problems(.builderFailed).first?.dependency == "asyncFailing")
+  }
+
+  @Test("nothing the check builds is kept in the pod")
+  func isolated() async throws {
+    let builds = Counter()
+    let holder = AsyncProvider("holder") { pod in
+      builds.increment()
+      await Task.yield()
+      return AsyncValidatedProviders.Part([pod.resolve(ValidatedProviders.leaf)])
+    }
+    let pod = SwiftPod()
+    let part = pod.resolve(ValidatedProviders.leaf)
+    #expect(await pod.validateAsync(holder).isValid)
+    #expect(builds.count == 1)
+    let built = try await pod.resolve(holder)
+    #expect(builds.count == 2)
+    #expect(built.parts[0] === part)
+  }
+}
