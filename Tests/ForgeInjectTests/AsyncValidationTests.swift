@@ -69,6 +69,22 @@ struct AsyncValidationTests {
     #expect(builds.count == 1)
   }
 
+  @Test("a main-actor builder is run on the main actor and checked")
+  func mainActor() async {
+    let container = ForgeContainer()
+    container.register(
+      with: .singleton,
+      onMainActor: { c in
+        BrokenAsync.Mirror(database: try c.resolve())
+      })
+    let report = await container.validateAsync()
+    #expect(report.problems.map(\.id) == [.missing], "\(report)")
+    #expect(
+      report.problems(.missing).first?.chain == [
+        "ForgeInjectTests.BrokenAsync.Mirror", "ForgeInjectTests.Broken.Database",
+      ])
+  }
+
   @Test("nothing the check builds is kept: the container builds its own afterwards, and keeps what it had")
   func isolated() async throws {
     let container = ForgeContainer()

@@ -29,6 +29,14 @@ final class AsyncBrokenContainer: Container, @unchecked Sendable {
   var first: [any Sendable] { provide(.singleton) { [self.second] } }
   var second: [any Sendable] { provide(.cached) { [self.first] } }
   var looping: AsyncDependency<[any Sendable]> { provide(.singleton) { self.first } }
+  /// A captive on the main actor: a main-actor singleton holding a cached
+  /// instance.
+  var screen: MainActorDependency<SettingsModel> {
+    provide(.singleton) { @MainActor in
+      self.builds.increment()
+      return SettingsModel(self.user.label)
+    }
+  }
 }
 
 @Suite("Forge: validateAsync()", .timeLimit(.minutes(1)))
@@ -57,6 +65,19 @@ struct AsyncValidationTests {
     let session = try await container.session.value
     #expect(container.builds.count == 2)
     #expect(session[0] === user)
+  }
+
+  @Test("a main-actor factory is run on the main actor and checked, in isolation")
+  func mainActor() async throws {
+    let container = AsyncBrokenContainer()
+    let report = await container.validateAsync(\.screen)
+    #expect(report.problems.map(\.id) == [.lifetimeMismatch], "\(report)")
+    #expect(
+      report.problems(.lifetimeMismatch).first?.chain == ["AsyncBrokenContainer.screen", "AsyncBrokenContainer.user"])
+    #expect(container.builds.count == 1)
+    let title = await MainActor.run { container.screen.value.title }
+    #expect(title == "grace")
+    #expect(container.builds.count == 2)
   }
 
   @Test("a synchronous failure inside an async factory stops the program, as at run time")

@@ -32,9 +32,10 @@ extension OverridableContainer {
   }
 
   /// ``validate(_:)``, which also awaits each async dependency among
-  /// `keyPaths` (an `AsyncDependency` property), so that what its factory
-  /// resolves across its awaits is checked too: captive dependencies, what
-  /// it throws, cycles across awaits.
+  /// `keyPaths` (an `AsyncDependency` property, or a `MainActorDependency`,
+  /// built on the main actor), so that what its factory resolves across its
+  /// awaits is checked too: captive dependencies, what it throws, cycles
+  /// across awaits.
   ///
   /// ```swift
   /// @Test func graphIsSound() async {

@@ -115,6 +115,12 @@ public struct MainActorDependency<Value>: Sendable {
 
 extension MainActorDependency: AsyncBuiltHandle {}
 
+extension MainActorDependency: ValidationAwaitable {
+  package func awaitForValidation() async throws {
+    try await MainActor.run { _ = try resolvedValue() }
+  }
+}
+
 extension MainActorDependency: AsyncKeptInstance {
   package var keptForShutdown: (sequence: Int, instance: Any)? { state.keptForShutdown }
 }
@@ -244,12 +250,14 @@ extension MainActorDependency: AsyncKeptInstance {
     let tell = reporting.teller(for: name, chain: context.chain)
     tell(.requested)
     let start = ContinuousClock.now
+    // A validation's build belongs to it, in the scope it respects.
+    let validation = context.validation
     // On this thread's chain, like a synchronous build: what the factory
     // resolves is recorded in the slot's frame.
     context.push(slot)
     let value: Value
     do {
-      value = try OverrideScope.runOutsideAnyScope(factory)
+      value = try validation == nil ? OverrideScope.runOutsideAnyScope(factory) : factory()
     } catch {
       context.pop()
       tell(.ended(since: start, failure: error))
@@ -257,6 +265,7 @@ extension MainActorDependency: AsyncKeptInstance {
     }
     let outcome = context.pop()
     slot.recordDependencies(outcome.dependencies, lifetime: reporting.lifetime)
+    validation?.noteBuild(slot, lifetime: reporting.lifetime, dependencies: outcome.dependencies)
     tell(.ended(since: start, failure: nil))
     return value
   }

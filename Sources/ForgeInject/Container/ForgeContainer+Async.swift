@@ -87,6 +87,12 @@ extension ForgeContainer {
     asyncOptionals.withValue {
       $0[ObjectIdentifier(T?.self)] = { container in try await container.resolveAsync() as T }
     }
+    noteAsyncValidationRoot(T.self)
+  }
+
+  /// Remembers how to await `T` for ``validateAsync()``; a registration
+  /// again of the same type keeps its first place.
+  func noteAsyncValidationRoot<T: Sendable>(_ type: T.Type) {
     let identity = ObjectIdentifier(T.self)
     let root = Validation.AsyncRoot(name: String(reflecting: T.self)) { [unowned self] in
       _ = try await self.resolveAsync() as T

@@ -61,6 +61,7 @@ extension ForgeContainer {
     } catch {
       stopRegistering(T.self, error)
     }
+    noteAsyncValidationRoot(T.self)
   }
 
   /// The factory of handles of `T`'s main-actor builder.

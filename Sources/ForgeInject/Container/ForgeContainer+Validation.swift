@@ -26,7 +26,8 @@ extension ForgeContainer {
   }
 
   /// ``validate()``, which also awaits every type registered with an
-  /// `async` builder, in the order registered after the synchronous ones:
+  /// `async` or main-actor builder, in the order registered after the
+  /// synchronous ones:
   /// what an async builder resolves, across its awaits, is checked as a
   /// synchronous builder's is (missing registrations with their chain,
   /// captive dependencies, what it throws, cycles across awaits).
@@ -40,8 +41,9 @@ extension ForgeContainer {
   /// }
   /// ```
   ///
-  /// While it runs, every resolution in the process takes the locked path.
-  /// Builders registered to run on the main actor are not run.
+  /// Types registered with `register(with:onMainActor:)` are built on the
+  /// main actor, as `resolveAsync()` builds them. While it runs, every
+  /// resolution in the process takes the locked path.
   public func validateAsync() async -> ValidationReport {
     let synchronous = validationRoots.withValue { $0.map { Validation.AsyncRoot(synchronous: $0.root) } }
     let asynchronous = asyncValidationRoots.withValue { $0.map(\.root) }
