@@ -53,4 +53,23 @@ extension Fetcher {
     }
     return await Validation.runAsync(roots, throwing: false)
   }
+
+  /// Makes each main-actor service of `services` on the main actor, in
+  /// isolation, and reports what `validateAsync(_:)` of async services
+  /// reports.
+  ///
+  /// ```swift
+  /// @Test func settingsIsSound() async {
+  ///   let report = await Fetcher.createDefault().validateAsync(MainActorService.settings)
+  ///   #expect(report.isValid, "\(report)")
+  /// }
+  /// ```
+  public func validateAsync<each T>(_ services: repeat MainActorService<each T>) async -> ValidationReport {
+    var roots: [Validation.AsyncRoot] = []
+    for service in repeat each services {
+      roots.append(
+        Validation.AsyncRoot(name: service.name) { try await self.mainActorHandle(service).awaitForValidation() })
+    }
+    return await Validation.runAsync(roots, throwing: false)
+  }
 }

@@ -55,4 +55,23 @@ extension SwiftPod {
     }
     return await Validation.runAsync(roots, throwing: false)
   }
+
+  /// Builds each main-actor provider of `providers` on the main actor, in
+  /// isolation, and reports what `validateAsync(_:)` of async providers
+  /// reports.
+  ///
+  /// ```swift
+  /// @Test func settingsIsSound() async {
+  ///   let report = await SwiftPod().validateAsync(settingsProvider)
+  ///   #expect(report.isValid, "\(report)")
+  /// }
+  /// ```
+  public func validateAsync<each T>(_ providers: repeat MainActorProvider<each T>) async -> ValidationReport {
+    var roots: [Validation.AsyncRoot] = []
+    for provider in repeat each providers {
+      roots.append(
+        Validation.AsyncRoot(name: provider.name) { try await self.mainActorHandle(provider).awaitForValidation() })
+    }
+    return await Validation.runAsync(roots, throwing: false)
+  }
 }

@@ -28,6 +28,22 @@ struct AsyncValidationTests {
     #expect(report.graph.dependencies(of: "asyncSound").map(\.name) == [AsyncValidatedServices.part.name])
   }
 
+  @Test("a main-actor service is made on the main actor and checked, in isolation")
+  func mainActor() async {
+    let builds = Counter()
+    let screen = MainActorService("screen") { fetcher in
+      builds.increment()
+      return [fetcher.fetch(AsyncValidatedServices.part)]
+    }
+    let fetcher = Fetcher.createDefault()
+    let report = await fetcher.validateAsync(screen)
+    #expect(report.isValid, "\(report)")
+    #expect(report.graph.dependencies(of: "screen").map(\.name) == [AsyncValidatedServices.part.name])
+    #expect(builds.count == 1)
+    _ = await fetcher.fetch(screen)
+    #expect(builds.count == 2)
+  }
+
   @Test("nothing the check makes is kept in the fetcher")
   func isolated() async throws {
     let builds = Counter()

@@ -28,6 +28,24 @@ struct AsyncValidationTests {
     #expect(report.problems(.builderFailed).first?.dependency == "asyncFailing")
   }
 
+  @Test("a main-actor provider is built on the main actor and checked, in isolation")
+  func mainActor() async {
+    let builds = Counter()
+    let screen = MainActorProvider("screen") { pod in
+      builds.increment()
+      return AsyncValidatedProviders.Part([pod.resolve(ValidatedProviders.parentPart)])
+    }
+    let pod = SwiftPod()
+    let report = await pod.validateAsync(screen)
+    #expect(report.problems.map(\.id) == [.lifetimeMismatch], "\(report)")
+    #expect(report.problems(.lifetimeMismatch).first?.chain == ["screen", "parentPart"])
+    #expect(builds.count == 1)
+    let part = pod.resolve(ValidatedProviders.parentPart)
+    let built = await pod.resolve(screen)
+    #expect(builds.count == 2)
+    #expect(built.parts[0] === part)
+  }
+
   @Test("nothing the check builds is kept in the pod")
   func isolated() async throws {
     let builds = Counter()
