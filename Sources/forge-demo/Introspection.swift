@@ -77,8 +77,11 @@ func show(_ title: String, _ report: ValidationReport) {
   for problem in report.problems { print("    - \(problem)") }
 }
 
-func validateEverything(reminders: ForgeContainer, pod: SwiftPod, fetcher: Fetcher) {
+func validateEverything(reminders: ForgeContainer, pod: SwiftPod, fetcher: Fetcher) async {
   show("tasks (Forge)", TasksContainer.shared.validate(\.taskList, \.taskService))
+  // The archive opens asynchronously: validateAsync awaits it (opening one
+  // of the check's own) and checks what it resolves.
+  show("the tasks' archive (Forge, async)", await TasksContainer.shared.validateAsync(\.archive))
   show("reminders (ForgeInject)", reminders.validate())
   show("sign-up (SwiftPod)", pod.validate(signUpDraftProvider, accountAPIProvider, emailValidatorProvider))
   show("sync (DependencyFetcher)", fetcher.validate(Service.journal, Service.transport))

@@ -116,7 +116,7 @@ SyncEngine(fetcher: offline).sync(["Find the moth"])
 print("  with the transport overridden: \(offline.fetch(.journal).all)")
 
 section("Validating every module, and one wired wrong on purpose")
-validateEverything(reminders: reminderContainer, pod: pod, fetcher: fetcher)
+await validateEverything(reminders: reminderContainer, pod: pod, fetcher: fetcher)
 
 section("The graph")
 writeGraph()
