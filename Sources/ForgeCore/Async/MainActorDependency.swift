@@ -281,6 +281,22 @@ extension MainActorDependency: AsyncKeptInstance {
     let executor = unsafeBitCast(MainActor.sharedUnownedExecutor, to: (UnsafeMutableRawPointer?, UInt).self)
     return forge_is_current_executor(executor.0, executor.1) != 0
   }
+
+  /// Runs `body`, isolated to the main actor, in the synchronous caller,
+  /// which ``isCurrent`` said runs on the main actor: what
+  /// `MainActor.assumeIsolated` does after checking again.
+  ///
+  /// ```swift
+  /// guard MainActorIsolation.isCurrent else { throw OffMainActor() }
+  /// return try MainActorIsolation.runChecked { try handle.resolvedValue() }
+  /// ```
+  @inlinable
+  package static func runChecked<T>(_ body: @MainActor () throws -> T) rethrows -> T {
+    typealias Unisolated = () throws -> T
+    return try withoutActuallyEscaping(body) { body in
+      try unsafeBitCast(body, to: Unisolated.self)()
+    }
+  }
 }
 
 /// The main-actor dependencies being built, outermost first.

@@ -107,8 +107,9 @@ extension ForgeContainer {
       return try recover(from: error, resolving: T.self)
     }
     guard MainActorIsolation.isCurrent else { throw Self.resolvedOffMainActor(T.self) }
-    // On the main actor: the instance stays in this synchronous caller.
-    return try MainActor.assumeIsolated { MainActorResult(value: try handle.resolvedValue()) }.value
+    // On the main actor, as checked (once: `MainActor.assumeIsolated`
+    // would check again): the instance stays in this synchronous caller.
+    return try MainActorIsolation.runChecked { try handle.resolvedValue() }
   }
 
   /// The error for a synchronous resolution of `T`, which has a main-actor
@@ -145,11 +146,3 @@ struct MainActorBuilder<T> {
 
 /// Names the key of a type's main-actor registration.
 enum MainActorRegistration<T> {}
-
-/// A value handed from the main actor to its synchronous caller, which runs
-/// on the main actor too.
-@usableFromInline struct MainActorResult<T>: @unchecked Sendable {
-  // @unchecked: made and read by the same synchronous caller.
-  @usableFromInline let value: T
-  @inlinable init(value: T) { self.value = value }
-}

@@ -63,8 +63,10 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// ``resolve()`` stays as small as it was.
   @inlinable @inline(never)
   func resolveWithoutBuilder<T>(_ type: T.Type, after error: any Error) throws -> T {
-    guard let notRegistered = error as? NotRegistered else { return try recover(from: error, resolving: T.self) }
-    return try resolveMainActorRegistered(T.self, after: notRegistered)
+    // The error's type, compared: a dynamic cast of the error would cost
+    // more than the rest of a main-actor hit.
+    guard Swift.type(of: error) == NotRegistered.self else { return try recover(from: error, resolving: T.self) }
+    return try resolveMainActorRegistered(T.self, after: NotRegistered())
   }
 
   /// After a failed resolution of `T`: an unregistered `Optional<W>` is
