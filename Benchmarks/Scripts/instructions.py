@@ -75,10 +75,11 @@ ASYNC_HIT_LEVEL_TODAY = {"forge": 660, "forgeinject": 875, "swiftpod": 755, "fet
 # asks for the scenario and sets no budget, so CI holds each dialect to its
 # level on the commit that added it (mallocs too: ForgeInject's synchronous
 # resolve() finds no synchronous builder first, and that miss is a thrown
-# error, allocated). That path's count moves between runs (2,488 to 2,542
-# seen since its executor check and error test were made cheaper; 3,352 to
-# 3,408 before), unlike the others, so its level has a wider margin.
-MAIN_ACTOR_HIT_LEVEL = {"forge": 330, "forgeinject": 2650, "swiftpod": 295, "fetcher": 295}
+# error, allocated). That path's count has moved between runs (3,352 to
+# 3,408 seen, then 2,488 to 2,542 once its executor check and error test
+# were made cheaper; 2,003 since its miss skips the lock), unlike the
+# others, so its level has a wider margin.
+MAIN_ACTOR_HIT_LEVEL = {"forge": 330, "forgeinject": 2150, "swiftpod": 295, "fetcher": 295}
 MAIN_ACTOR_HIT_MALLOCS = {"forge": 0, "forgeinject": 2, "swiftpod": 0, "fetcher": 0}
 # Issue 12: recording and tracing cost nothing when off. Instruction counts
 # are exact, but a hit-off process did more before its loop (a validation,

@@ -24,7 +24,7 @@ import CForgeAtomics
   package var value: Int { forge_counter_load(word) }
 
   /// Adds `delta` and returns the new value.
-  @discardableResult
+  @inlinable @discardableResult
   package func add(_ delta: Int) -> Int { forge_counter_add(word, delta) }
 }
 

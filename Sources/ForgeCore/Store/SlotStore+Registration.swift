@@ -31,7 +31,10 @@ extension SlotStore {
       let registration = SlotRegistration(name: name(), lifetime: lifetime, builder: builder)
       // A container that registers usually registers many: grow in few steps.
       if registrations.isEmpty { registrations.reserveCapacity(64) }
-      if registrations.updateValue(registration, forKey: key) == nil { registeredKeys.append(key) }
+      if registrations.updateValue(registration, forKey: key) == nil {
+        registeredKeys.append(key)
+        unresolvedRegistrationCount.add(1)
+      }
       lock.unlock()
       return
     }
@@ -130,6 +133,15 @@ extension SlotStore {
       }
       return try resolveKnownSlot(known, lifetime: lifetime, factory: factory, thread: thread)
     }
+    // No slot in the table and no registration waiting to become one: not
+    // registered, known without the lock (unless a scope of the task may
+    // register it for a test).
+    if unresolvedRegistrationCount.value == 0, Gates.activeOverrideScopes.value == 0,
+      !thread.pointee.isCapturing, let bits = key.identityBits,
+      SlotTable.entry(in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord) == nil
+    {
+      throw NotRegistered()
+    }
     return try resolveRegisteredLocked(key, as: T.self, bind: bind)
   }
 
@@ -155,6 +167,9 @@ extension SlotStore {
         }
         registrations[key] = nil
         slot = try slotLocked(for: key, name: registration.name)
+        // After the slot is in the table: a reader that sees the count
+        // drop sees the slot.
+        unresolvedRegistrationCount.add(-1)
         _ = slot.publishRegistration(Slot<T>.Registered(factory: typed, lifetime: registration.lifetime))
       } else {
         return
@@ -187,9 +202,10 @@ extension SlotStore {
   package func registerBuilt<T: Sendable>(_ key: Key, name: SlotName, instance: T) throws {
     var released: [Any] = []
     let boxes: [RetiredBox] = try lock.withLock {
-      registrations[key] = nil
+      let wasUnresolved = registrations.removeValue(forKey: key) != nil
       if !registeredKeys.contains(key) { registeredKeys.append(key) }  // rare: a linear search is fine
       let slot: Slot<T> = try slotLocked(for: key, name: name)
+      if wasUnresolved { unresolvedRegistrationCount.add(-1) }
       let replaced = slot.publishRegistration(Slot<T>.Registered(factory: { instance }, lifetime: .singleton))
       retired.retire(replaced, of: slot, kind: .registration)
       slot.state.invalidate()

@@ -31,6 +31,10 @@ import CForgeAtomics
   /// How many container-wide overrides are installed; while any is, reads
   /// take the path that applies them.
   @usableFromInline let overrideCount = AtomicCounter()
+  /// How many entries ``registrations`` holds, readable without the lock:
+  /// while it is 0, a key the table lacks has no registration either, and
+  /// its resolution fails without the lock.
+  @usableFromInline let unresolvedRegistrationCount = AtomicCounter()
   /// Boxes taken out of their cells that a reader may still hold.
   @exclusivity(unchecked) var retired = RetiredBoxes()
   /// The slots by key bits, for reads without the lock.
@@ -63,6 +67,7 @@ import CForgeAtomics
 
   deinit {
     overrideCount.deallocate()
+    unresolvedRegistrationCount.deallocate()
     // No thread can be reading: it would hold a reference to the store.
     retired.destroyAll()
     table.deallocate()
