@@ -282,19 +282,24 @@ extension MainActorDependency: AsyncKeptInstance {
     return forge_is_current_executor(executor.0, executor.1) != 0
   }
 
-  /// Runs `body`, isolated to the main actor, in the synchronous caller,
-  /// which ``isCurrent`` said runs on the main actor: what
-  /// `MainActor.assumeIsolated` does after checking again.
+  /// Runs `body` on `argument`, isolated to the main actor, in the
+  /// synchronous caller, which ``isCurrent`` said runs on the main actor:
+  /// what `MainActor.assumeIsolated` does after checking again. `body`
+  /// takes what it needs as `argument`, so that it captures nothing (a
+  /// closure that captures is allocated here).
   ///
   /// ```swift
   /// guard MainActorIsolation.isCurrent else { throw OffMainActor() }
-  /// return try MainActorIsolation.runChecked { try handle.resolvedValue() }
+  /// return try MainActorIsolation.runChecked(handle) { try $0.resolvedValue() }
   /// ```
   @inlinable
-  package static func runChecked<T>(_ body: @MainActor () throws -> T) rethrows -> T {
-    typealias Unisolated = () throws -> T
+  package static func runChecked<Argument, T>(
+    _ argument: Argument,
+    _ body: @MainActor (Argument) throws -> T
+  ) rethrows -> T {
+    typealias Unisolated = (Argument) throws -> T
     return try withoutActuallyEscaping(body) { body in
-      try unsafeBitCast(body, to: Unisolated.self)()
+      try unsafeBitCast(body, to: Unisolated.self)(argument)
     }
   }
 }

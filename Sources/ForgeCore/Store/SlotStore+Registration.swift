@@ -115,7 +115,7 @@ extension SlotStore {
       }
       // This thread knows the slot, so the store knows it as a reader: the
       // registration is read without the lock. The store keeps the slot.
-      guard let box = thread.pointee.beginRead(AnySlot.registrationCell(after: cell)) else { throw NotRegistered() }
+      guard let box = thread.pointee.beginRead(AnySlot.registrationCell(after: cell)) else { throw NotRegistered.error }
       let registered = box.assumingMemoryBound(to: Slot<T>.Registered.self)
       let lifetime = registered.pointee.lifetime
       // Copied out (a retain of its context): the factory may resolve other
@@ -140,7 +140,7 @@ extension SlotStore {
       !thread.pointee.isCapturing, let bits = key.identityBits,
       SlotTable.entry(in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord) == nil
     {
-      throw NotRegistered()
+      throw NotRegistered.error
     }
     return try resolveRegisteredLocked(key, as: T.self, bind: bind)
   }
@@ -182,7 +182,7 @@ extension SlotStore {
       guard Gates.activeOverrideScopes.value > 0,
         OverrideScope.current?.override(for: OverrideScope.Target(store: identity, key: key)) != nil
       else {
-        throw NotRegistered()
+        throw NotRegistered.error
       }
       return try resolve(key, lifetime: .transient, name: String(reflecting: T.self)) { throw NotRegistered() }
     }
@@ -270,4 +270,10 @@ struct SlotRegistration {
 /// registered factory; dialects turn it into their own error.
 @usableFromInline package struct NotRegistered: Error {
   @inlinable package init() {}
+
+  /// The error, made once: throwing it again allocates nothing, where
+  /// `throw NotRegistered()` boxes a new one each time (a resolution that
+  /// misses its key first, such as ForgeInject's of a main-actor type,
+  /// throws it on every call).
+  @usableFromInline package static let error: any Error & Sendable = NotRegistered()
 }

@@ -62,7 +62,7 @@ extension ForgeContainerProtocol {
 
 extension ForgeContainer {
   /// The key of `T`'s async registration, apart from its synchronous one.
-  @usableFromInline
+  @inlinable
   static func asyncKey<T>(_ type: T.Type) -> ObjectIdentifier {
     ObjectIdentifier(AsyncRegistration<T>.self)
   }

@@ -41,7 +41,7 @@ extension ForgeContainerProtocol {
 
 extension ForgeContainer {
   /// The key of `T`'s main-actor registration, apart from its other ones.
-  @usableFromInline
+  @inlinable
   static func mainActorKey<T>(_ type: T.Type) -> ObjectIdentifier {
     ObjectIdentifier(MainActorRegistration<T>.self)
   }
@@ -109,7 +109,7 @@ extension ForgeContainer {
     guard MainActorIsolation.isCurrent else { throw Self.resolvedOffMainActor(T.self) }
     // On the main actor, as checked (once: `MainActor.assumeIsolated`
     // would check again): the instance stays in this synchronous caller.
-    return try MainActorIsolation.runChecked { try handle.resolvedValue() }
+    return try MainActorIsolation.runChecked(handle) { try $0.resolvedValue() }
   }
 
   /// The error for a synchronous resolution of `T`, which has a main-actor
@@ -145,4 +145,4 @@ struct MainActorBuilder<T> {
 }
 
 /// Names the key of a type's main-actor registration.
-enum MainActorRegistration<T> {}
+@usableFromInline enum MainActorRegistration<T> {}
