@@ -75,20 +75,9 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     ForgeDiagnostic(.internalError, summary, reason: reason, fix: "report it as a Forge bug.")
   }
 
-  /// Whether `error` is one of the engine's own, which ``of(_:)`` renders
-  /// in its words (rather than a factory's error).
-  package static func isEngineError(_ error: any Error) -> Bool {
-    switch error {
-    case is DependencyCycleError, is DependencyTypeMismatchError, is MisdirectedOverride, is DiagnosedFailure,
-      is StrictModeViolation, is ContainerShutDown:
-      true
-    default: false
-    }
-  }
-
-  /// The diagnostic an engine error carries; for any other error, which
-  /// only a Forge bug lets through, an internal one.
-  package static func of(_ error: any Error) -> ForgeDiagnostic {
+  /// The diagnostic `error` carries when it is one of the engine's own;
+  /// nil for any other error (a factory's own, say).
+  package static func ofEngineError(_ error: any Error) -> ForgeDiagnostic? {
     switch error {
     case let cycle as DependencyCycleError: cycle.diagnostic
     case let mismatch as DependencyTypeMismatchError: mismatch.diagnostic
@@ -96,8 +85,14 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     case let diagnosed as DiagnosedFailure: diagnosed.diagnostic
     case let strict as StrictModeViolation: strict.diagnostic
     case let shutDown as ContainerShutDown: shutDown.diagnostic
-    default: internalError("resolution failed: \(error)")
+    default: nil
     }
+  }
+
+  /// The diagnostic an engine error carries; for any other error, which
+  /// only a Forge bug lets through, an internal one.
+  package static func of(_ error: any Error) -> ForgeDiagnostic {
+    ofEngineError(error) ?? internalError("resolution failed: \(error)")
   }
 
   public var description: String {

@@ -134,7 +134,7 @@ package enum Validation {
   /// An error an async factory threw: the engine's own in its words, any
   /// other as the factory's failure.
   private static func diagnoseThrown(_ error: any Error) -> ForgeDiagnostic? {
-    guard !ForgeDiagnostic.isEngineError(error) else { return nil }
+    guard ForgeDiagnostic.ofEngineError(error) == nil else { return nil }
     return ForgeDiagnostic(
       .builderFailed,
       "An async factory threw \(String(reflecting: error))",
