@@ -106,7 +106,16 @@ extension ForgeContainer {
   @usableFromInline
   func bindAsync<T: Sendable>(_ builder: Any, as type: T.Type) -> (@Sendable () throws -> AsyncDependency<T>)? {
     guard let registered = builder as? AsyncBuilder<T> else { return nil }
-    let (builder, lifetime) = (registered.run, registered.lifetime)
+    return asyncHandles(of: registered.run, lifetime: registered.lifetime)
+  }
+
+  /// The factory of handles whose instance `builder` builds with this
+  /// container, kept with `lifetime`: for `T`'s async registration, or a
+  /// test's (see `TestOverrides`).
+  func asyncHandles<T: Sendable>(
+    of builder: @escaping @Sendable (ForgeContainerProtocol) async throws -> T,
+    lifetime: Lifetime
+  ) -> @Sendable () throws -> AsyncDependency<T> {
     let identity = AsyncDependencyIdentity(store: store, key: Self.asyncKey(T.self))
     // Weak: the handle lives in this container's store.
     return { [weak self] in

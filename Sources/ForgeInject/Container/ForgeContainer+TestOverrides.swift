@@ -46,14 +46,9 @@ extension ForgeContainer {
     with policy: ForgeRetainPolicy,
     builder: @escaping @Sendable (ForgeContainerProtocol) async throws -> T
   ) -> Override<AsyncDependency<T>> {
-    let name = "\(String(reflecting: T.self)) (test)"
-    let identity = AsyncDependencyIdentity(store: store, key: Self.asyncKey(T.self))
-    let lifetime = policy.lifetime
-    // Unowned: the store holding this override belongs to this container.
-    return store.makeOverride(Self.asyncKey(T.self), name: name, lifetime: lifetime.ofAsyncHandle) {
-      [unowned self] in
-      AsyncDependency(name: name, identity: identity, lifetime: lifetime) { [unowned self] in try await builder(self) }
-    }
+    store.makeOverride(
+      Self.asyncKey(T.self), name: "\(String(reflecting: T.self)) (test)", lifetime: policy.lifetime.ofAsyncHandle,
+      make: asyncHandles(of: builder, lifetime: policy.lifetime))
   }
 
   /// The registration of `T` for a test's scope (see `TestOverrides`).
