@@ -90,6 +90,34 @@ struct StressTests {
     #expect(reads.count > 0)
   }
 
+  @Test("a kept instance copied out while clears free it is retained before its reader lets go of its box")
+  func readersRetainBeforeLettingGo() {
+    // A reader that released its hazard pointer before retaining what it
+    // copied out of the box could retain an instance a clear had just freed
+    // (a crash, or an instance served after its deinit ran).
+    let store = SlotStore<Int>()
+    let done = Signal()
+    let deadline = now() + stressSeconds
+    let clears = Counter()
+    let clearer = RealThread {
+      while now() < deadline {
+        store.clearStored { _ in true }
+        clears.increment()
+      }
+      done.raise()
+    }
+    let wrong = Counter()
+    onThreads(3) { thread in
+      while !done.isRaised {
+        let value = try! store.resolve(thread % 2, lifetime: .singleton, name: "k") { Stamped(7) }
+        if value.stamp != 7 { wrong.increment() }
+      }
+    }
+    clearer.join()
+    #expect(wrong.count == 0)
+    #expect(clears.count > 0)
+  }
+
   @Test("a clear is never lost to a build in flight: what a resolution after it returns was built after it began")
   func clearsBeatBuilds() {
     let store = SlotStore<Int>()

@@ -21,6 +21,17 @@ static inline void forge_store_release(void *_Nullable *_Nonnull cell, void *_Nu
   __atomic_store_n(cell, value, __ATOMIC_RELEASE);
 }
 
+// Lets go of a hazard pointer. A reader ends its hold right after copying
+// the instance out of the box, and the copy's retain must happen before the
+// store that lets a reclaimer free the box and release the instance.
+// Swift's LLVM ARC optimizer moves a retain down past a plain store, atomic
+// or not (it cannot release anything); it does not move one past an asm
+// statement that may touch memory. The barrier emits no instruction.
+static inline void forge_hazard_clear(void *_Nullable *_Nonnull cell) {
+  __asm__ __volatile__("" ::: "memory");
+  __atomic_store_n(cell, (void *)0, __ATOMIC_RELEASE);
+}
+
 static inline void forge_store_seq_cst(void *_Nullable *_Nonnull cell, void *_Nullable value) {
   __atomic_store_n(cell, value, __ATOMIC_SEQ_CST);
 }

@@ -163,7 +163,7 @@ import CForgeAtomics
     while let box = forge_load_acquire(cell) {
       forge_hazard_publish(pointer, box)
       if forge_load_seq_cst(cell) == box { return box }
-      forge_store_release(pointer, nil)
+      forge_hazard_clear(pointer)
     }
     return nil
   }
@@ -171,12 +171,12 @@ import CForgeAtomics
   /// Lets go of the box taken under `pointer`.
   @inlinable
   package func endHeldRead(hazard pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-    forge_store_release(pointer, nil)
+    forge_hazard_clear(pointer)
   }
 
   /// Lets go of the box taken by ``beginRead(_:)``.
   @inlinable
   package func endRead() {
-    forge_store_release(hazard, nil)
+    forge_hazard_clear(hazard)
   }
 }
