@@ -39,7 +39,7 @@ extension Fetcher {
   @inlinable @inline(__always)
   public func fetch<T>(_ service: AsyncService<T>) async throws -> T {
     // Inlinable: a hit is the synchronous hit of the handle, then one load.
-    let handle = try store.resolveObject(
+    let handle = try store.resolveKeptObject(
       identity: ObjectIdentifier(service), key: IdentityKey(service), lifetime: .singleton, name: service.name
     ) {
       asyncHandle(service.name, key: IdentityKey(service), make: service.make)

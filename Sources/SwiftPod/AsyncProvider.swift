@@ -76,7 +76,7 @@ extension SwiftPod {
   @inlinable @inline(__always)
   public func resolve<T>(_ provider: AsyncProvider<T>) async throws -> T {
     // Inlinable: a hit is the synchronous hit of the handle, then one load.
-    let handle = try store.resolveObject(
+    let handle = try store.resolveKeptObject(
       identity: ObjectIdentifier(provider),
       key: IdentityKey(provider),
       lifetime: provider.lifetime.ofAsyncHandle,
