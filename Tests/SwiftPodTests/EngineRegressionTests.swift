@@ -50,4 +50,30 @@ struct SwiftPodEngineRegressionTests {
     #expect(pod.resolve(draft).label == "draft 2")
     #expect(pod.resolve(draft).label == "draft 2")
   }
+
+  @Test(
+    "a transient provider the pod knows builds every time, yields to a later override, and is recorded inside a build"
+  )
+  func knownTransient() {
+    let pod = SwiftPod()
+    let builds = Counter()
+    let validator = Provider("validator", scope: AlwaysCreateNewScope()) { _ in
+      builds.increment()
+      return Thing("real \(builds.count)")
+    }
+    let form = Provider("form", scope: AlwaysCreateNewScope()) { pod in
+      Thing("form over \(pod.resolve(validator).label)")
+    }
+    // Known after the first resolution: the later ones take the known slot.
+    #expect(pod.resolve(validator).label == "real 1")
+    #expect(pod.resolve(validator).label == "real 2")
+    #expect(pod.resolve(form).label == "form over real 3")
+    #expect(pod.dependencyGraph().dependencies(of: "form").map(\.name) == ["validator"])
+    pod.overrideProvider(validator) { _ in Thing("mock") }
+    #expect(pod.resolve(validator).label == "mock")
+    #expect(pod.resolve(form).label == "form over mock")
+    pod.removeOverrideProvider(validator)
+    #expect(pod.resolve(validator).label == "real 4")
+    #expect(builds.count == 4)
+  }
 }
