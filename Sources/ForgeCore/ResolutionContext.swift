@@ -78,12 +78,12 @@ import CForgeAtomics
 
   /// The validation the resolutions of this thread belong to now: the
   /// thread's own (``threadValidation``), or, while an asynchronous
-  /// validation runs anywhere, the one of the current task (whose
-  /// resolutions the raised override gate already sends to the locked
-  /// path).
+  /// validation runs anywhere, the one of the current task while it lasts
+  /// (whose resolutions the raised override gate already sends to the
+  /// locked path).
   package var validation: ValidationSession? {
     if let threadValidation { return threadValidation }
-    return Gates.asyncValidations.value > 0 ? ValidationSession.taskSession : nil
+    return Gates.asyncValidations.value > 0 ? ValidationSession.activeTaskSession : nil
   }
 
   /// The calling thread's state in raw memory, created on first use and

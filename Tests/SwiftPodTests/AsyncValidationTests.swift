@@ -62,4 +62,38 @@ struct AsyncValidationTests {
     #expect(builds.count == 2)
     #expect(built.parts[0] === part)
   }
+
+  @Test(
+    "a task a builder started that outlives validateAsync resolves from the pod, even while another validation runs"
+  )
+  func escapedTaskAfterTheRun() async {
+    let pod = SwiftPod()
+    let shared = Provider("shared") { _ in Thing("shared") }
+    let resolveNow = Signal()
+    let escaped = LockedValue<Task<Thing, Never>?>(nil)
+    let starter = AsyncProvider("starter") { pod in
+      escaped.current = Task {
+        while !resolveNow.isRaised { try? await Task.sleep(for: .milliseconds(1)) }
+        return pod.resolve(shared)
+      }
+      return Thing("starter")
+    }
+    let holding = Signal()
+    let release = Signal()
+    let holder = AsyncProvider("holder") { _ in
+      holding.raise()
+      while !release.isRaised { try? await Task.sleep(for: .milliseconds(1)) }
+      return Thing("holder")
+    }
+    #expect(await pod.validateAsync(starter).isValid)
+    // The first run is over; a second one is in progress while the task
+    // that outlived the first resolves.
+    async let second = pod.validateAsync(holder)
+    while !holding.isRaised { try? await Task.sleep(for: .milliseconds(1)) }
+    resolveNow.raise()
+    let fromEscaped = await escaped.current!.value
+    release.raise()
+    #expect(await second.isValid)
+    #expect(fromEscaped === pod.resolve(shared), "the escaped task was served by the ended run, not the pod")
+  }
 }

@@ -240,8 +240,9 @@ import CForgeAtomics
       // Raised while the factory runs, so that its synchronous resolutions
       // take the path that records them in `recorder`.
       if recorder != nil { Gates.activeOverrideScopes.add(1) }
-      // A validation's build belongs to it (it inherited the session).
-      let validation = ValidationSession.taskSession
+      // A validation's build belongs to it (it inherited the session),
+      // while the run lasts.
+      let validation = ValidationSession.activeTaskSession
       let result: Result<Value, any Error>
       do {
         result = .success(

@@ -10,8 +10,25 @@ package final class ValidationSession: @unchecked Sendable {
   // @unchecked: every var is touched only with `lock` held.
 
   /// The session of an asynchronous validation's root and the tasks it
-  /// starts.
+  /// starts. Read it through ``activeTaskSession``.
   @TaskLocal package static var taskSession: ValidationSession?
+
+  /// The task's session while its run lasts. A task that a factory started
+  /// inherits the session, and may outlive the run: from then on its
+  /// resolutions are the container's, as any other task's are, not served
+  /// in isolation by a run that is over.
+  ///
+  /// ```swift
+  /// let validation = ValidationSession.activeTaskSession   // nil once the run has ended
+  /// ```
+  package static var activeTaskSession: ValidationSession? {
+    guard let session = taskSession, !session.hasEnded else { return nil }
+    return session
+  }
+
+  /// Whether the run has ended (or is ending): nothing is served in it any
+  /// more.
+  package var hasEnded: Bool { lock.withLock { ended } }
 
   /// One own-factory build: the slot, the lifetime it was built with, and
   /// what its factory resolved.
@@ -68,6 +85,8 @@ package final class ValidationSession: @unchecked Sendable {
 
   private let lock = ConditionLock()
   private var end: End?
+  /// Set as the run starts to end, before what it kept is dropped.
+  private var ended = false
 
   package init() {}
 
@@ -136,6 +155,7 @@ package final class ValidationSession: @unchecked Sendable {
   /// Ends the run as `end` says, dropping what it kept.
   private func conclude(_ end: End) {
     let dropped: [ObjectIdentifier: Any] = lock.withLock {
+      ended = true
       defer { kept = [:] }
       return kept
     }
