@@ -86,30 +86,32 @@ extension SlotStore {
     // ForgeInject's protocol existential runs, needs no generic metadata and
     // no closure: it reads the slot's cells directly, as specialised code does.
     let thread = ResolutionContext.currentFast
-    if let entry = knownEntry(bits: key.identityBits, as: T.self, in: thread),
-      thread.pointee.recordsNothing,
-      let box = thread.pointee.beginRead(entry.cell)
-    {
+    let entry = knownEntry(bits: key.identityBits, as: T.self, in: thread)
+    if let entry, thread.pointee.recordsNothing, let box = thread.pointee.beginRead(entry.cell) {
       // A kept instance, when no build in progress needs to note the read.
       defer { thread.pointee.endRead() }
       return box.assumingMemoryBound(to: T.self).pointee
     }
-    return try resolveRegisteredBuilding(key, as: T.self, bind: bind, thread: thread)
+    return try resolveRegisteredBuilding(key, as: T.self, bind: bind, entry: entry, thread: thread)
   }
 
   /// ``resolveRegistered(_:as:bind:)`` past the published read, out of
-  /// line: the hit stays a small function.
+  /// line: the hit stays a small function. `entry` is what the read found
+  /// in the table (nil: the key is not there, or an override may apply),
+  /// so that a transient's build does not look it up again.
   @inlinable @inline(never)
   func resolveRegisteredBuilding<T>(
     _ key: Key,
     as type: T.Type,
     bind: (Any) -> (@Sendable () throws -> T)?,
+    entry: SlotTableEntry?,
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
-    if let entry = knownEntry(bits: key.identityBits, as: T.self, in: thread) {
+    if let entry {
       let known = entry.slot
       let cell = entry.cell
       if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(cell) {
+        // Published since the caller's read, or the caller records.
         defer { thread.pointee.endRead() }
         return box.assumingMemoryBound(to: T.self).pointee
       }
