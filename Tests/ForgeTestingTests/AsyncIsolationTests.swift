@@ -20,4 +20,20 @@ struct AsyncIsolationTests {
     #expect(first !== second && outside !== first && outside !== second)
     #expect(factory.builds.count == 3)
   }
+
+  @Test("a container-wide async override first awaited in a test's scope: the test's overrides serve it there only")
+  func containerOverrideAwaitedInScope() async throws {
+    let pod = SwiftPod()
+    let x = Provider("x") { _ in "real x" }
+    let a = AsyncProvider("a") { pod in "a over \(pod.resolve(x))" }
+    pod.overrideProvider(a) { pod in "override over \(pod.resolve(x))" }
+    let inScope = try await withIsolatedContainers(pod) {
+      $0.overrideProvider(x, in: pod) { _ in "mock x" }
+    } operation: {
+      try await pod.resolve(a)
+    }
+    #expect(inScope == "override over mock x")
+    let after = try await pod.resolve(a)
+    #expect(after == "override over real x")
+  }
 }

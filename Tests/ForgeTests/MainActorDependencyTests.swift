@@ -156,4 +156,20 @@ struct MainActorDependencyTests {
     #expect(container.probe.value == "real")
     #expect(container.builds.count == 2)
   }
+
+  @Test("a container-wide main-actor override read in a scope sees the scope's overrides, as a synchronous one does")
+  @MainActor
+  func overrideReadsScope() {
+    let container = MainActorContainer()
+    container.override(\.settings) { @MainActor in SettingsModel("override over \(container.title)") }
+    container.override(\.unrelated) { "override over \(container.title)" }
+    let (screen, plain) = container.withOverrides {
+      $0.override(\.title) { "Mock" }
+    } run: {
+      (container.settings.value.title, container.unrelated)
+    }
+    #expect(plain == "override over Mock")
+    #expect(screen == "override over Mock")
+    #expect(container.settings.value.title == "override over Settings")
+  }
 }
