@@ -161,8 +161,11 @@ struct MainActorDependencyTests {
   @MainActor
   func overrideReadsScope() {
     let container = MainActorContainer()
-    container.override(\.settings) { @MainActor in SettingsModel("override over \(container.title)") }
-    container.override(\.unrelated) { "override over \(container.title)" }
+    // Unowned: an override is kept by the container it reads.
+    container.override(\.settings) { @MainActor [unowned container] in
+      SettingsModel("override over \(container.title)")
+    }
+    container.override(\.unrelated) { [unowned container] in "override over \(container.title)" }
     let (screen, plain) = container.withOverrides {
       $0.override(\.title) { "Mock" }
     } run: {
