@@ -27,8 +27,9 @@ package final class ValidationSession: @unchecked Sendable {
   }
 
   /// Whether the run has ended (or is ending): nothing is served in it any
-  /// more.
-  package var hasEnded: Bool { lock.withLock { ended } }
+  /// more. Read without the lock: every resolution of a task that holds a
+  /// session asks, while any asynchronous validation runs.
+  package var hasEnded: Bool { endedFlag.value != 0 }
 
   /// One own-factory build: the slot, the lifetime it was built with, and
   /// what its factory resolved.
@@ -85,10 +86,13 @@ package final class ValidationSession: @unchecked Sendable {
 
   private let lock = ConditionLock()
   private var end: End?
-  /// Set as the run starts to end, before what it kept is dropped.
-  private var ended = false
+  /// Raised (once, with `lock` held) as the run starts to end, before what
+  /// it kept is dropped.
+  private let endedFlag = AtomicCounter()
 
   package init() {}
+
+  deinit { endedFlag.deallocate() }
 
   // MARK: On the validating thread
 
@@ -155,7 +159,7 @@ package final class ValidationSession: @unchecked Sendable {
   /// Ends the run as `end` says, dropping what it kept.
   private func conclude(_ end: End) {
     let dropped: [ObjectIdentifier: Any] = lock.withLock {
-      ended = true
+      endedFlag.add(1)
       defer { kept = [:] }
       return kept
     }
