@@ -3,6 +3,8 @@
 // forge_hazard_publish.
 #include "CForgeAtomics.h"
 
+#include <stdatomic.h>
+
 #if defined(__linux__)
 #include <linux/membarrier.h>
 #include <pthread.h>
@@ -50,24 +52,76 @@ const void *forge_conforms_to_protocol(const void *type, const void *descriptor)
 
 #if defined(__APPLE__)
 #include <pthread.h>
-static int forge_is_main_thread(void) { return pthread_main_np() == 1; }
+static int forge_is_main_thread_uncached(void) { return pthread_main_np() == 1; }
 #elif defined(__linux__)
 // The main thread's id is the process id.
-static int forge_is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
+static int forge_is_main_thread_uncached(void) { return syscall(SYS_gettid) == getpid(); }
 #else
-static int forge_is_main_thread(void) { return 0; }
+static int forge_is_main_thread_uncached(void) { return 0; }
 #endif
 
+// Whether the calling thread is the process's main thread: a fact that
+// never changes for a thread, asked once per thread (0: not asked yet).
+static _Thread_local int forge_main_thread_answer = 0;
+
+static int forge_is_main_thread(void) {
+  if (forge_main_thread_answer == 0) forge_main_thread_answer = forge_is_main_thread_uncached() ? 1 : 2;
+  return forge_main_thread_answer == 1;
+}
+
+// An executor as the Swift runtime passes it: its identity and the word
+// that says how to run jobs on it (swift/ABI/Executor.h, two words).
+struct forge_executor_ref {
+  void *identity;
+  uintptr_t implementation;
+};
+
 // Part of the Swift concurrency runtime (swift/Runtime/Concurrency.h), in
-// the Swift calling convention: whether the calling task or thread is
-// isolated to the executor whose two words are given. Flags 0 asks without
-// asserting (the runtime's plain swift_task_isCurrentExecutor may stop the
-// program instead of answering). Weak: a runtime without it falls back to
+// the Swift calling convention. Weak: a runtime without them falls back to
 // asking whether this is the main thread.
+//
+// swift_task_isCurrentExecutorWithFlags: whether the calling task or thread
+// is isolated to the executor whose two words are given. Flags 0 asks
+// without asserting (the runtime's plain swift_task_isCurrentExecutor may
+// stop the program instead of answering).
 extern _Bool swift_task_isCurrentExecutorWithFlags(void *identity, uintptr_t implementation, uint64_t flags)
     __attribute__((swiftcall)) __attribute__((weak));
+// The executor the calling task runs on (a null identity: none, or the
+// global concurrent executor), and the main actor's.
+extern struct forge_executor_ref swift_task_getCurrentExecutor(void) __attribute__((swiftcall)) __attribute__((weak));
+extern struct forge_executor_ref swift_task_getMainExecutor(void) __attribute__((swiftcall)) __attribute__((weak));
 
-int forge_is_current_executor(void *identity, uintptr_t implementation) {
-  if (swift_task_isCurrentExecutorWithFlags == 0) return forge_is_main_thread();
-  return swift_task_isCurrentExecutorWithFlags(identity, implementation, 0);
+// The main actor's executor, asked of the runtime once: it is made once,
+// before any code runs on it, and never replaced. Two threads that ask first
+// at once store the same two words.
+static void *_Atomic forge_main_identity = 0;
+static _Atomic uintptr_t forge_main_implementation = 0;
+
+static struct forge_executor_ref forge_main_executor(void) {
+  struct forge_executor_ref main;
+  main.identity = atomic_load_explicit(&forge_main_identity, memory_order_acquire);
+  if (main.identity != 0) {
+    main.implementation = atomic_load_explicit(&forge_main_implementation, memory_order_relaxed);
+    return main;
+  }
+  main = swift_task_getMainExecutor();
+  atomic_store_explicit(&forge_main_implementation, main.implementation, memory_order_relaxed);
+  atomic_store_explicit(&forge_main_identity, main.identity, memory_order_release);
+  return main;
+}
+
+int forge_is_on_main_actor(void) {
+  if (swift_task_getCurrentExecutor == 0 || swift_task_getMainExecutor == 0 || swift_task_isCurrentExecutorWithFlags == 0)
+    return forge_is_main_thread();
+  struct forge_executor_ref main = forge_main_executor();
+  struct forge_executor_ref current = swift_task_getCurrentExecutor();
+  // The two cases the runtime's full check answers first, asked cheaply: a
+  // task running on the main actor's executor, and code outside any task
+  // (or in one without an executor of its own) on the main thread, which
+  // the runtime counts as the main actor's. Anything else (a custom
+  // executor that may be the main actor's, a dispatch queue) gets the full
+  // check.
+  if (main.identity != 0 && current.identity == main.identity) return 1;
+  if (current.identity == 0 && forge_is_main_thread()) return 1;
+  return swift_task_isCurrentExecutorWithFlags(main.identity, main.implementation, 0);
 }

@@ -98,10 +98,11 @@ static inline intptr_t forge_counter_add(intptr_t *_Nonnull counter, intptr_t de
 // runtime's symbols itself, so this forwards to it.
 const void *_Nullable forge_conforms_to_protocol(const void *_Nonnull type, const void *_Nonnull descriptor);
 
-// Whether the calling task or thread is isolated to the serial executor
-// whose two words (an UnownedSerialExecutor's) are given: for a synchronous
-// resolution that must know whether it may build a main-actor dependency
-// in place. Never stops the program.
-int forge_is_current_executor(void *_Nullable identity, uintptr_t implementation);
+// Whether the calling task or thread is isolated to the main actor: for a
+// synchronous resolution that must know whether it may build a main-actor
+// dependency in place. The common answers come without the runtime's full
+// check: the calling task runs on the main actor, or no task's executor is
+// current and this is the main thread. Never stops the program.
+int forge_is_on_main_actor(void);
 
 #endif

@@ -278,15 +278,15 @@ extension MainActorDependency: AsyncKeptInstance {
   /// may build a main-actor dependency in place. Not the same as being on
   /// the main thread: a test runner may run the main actor elsewhere.
   @usableFromInline package static var isCurrent: Bool {
-    let executor = unsafeBitCast(MainActor.sharedUnownedExecutor, to: (UnsafeMutableRawPointer?, UInt).self)
-    return forge_is_current_executor(executor.0, executor.1) != 0
+    forge_is_on_main_actor() != 0
   }
 
   /// Runs `body` on `argument`, isolated to the main actor, in the
   /// synchronous caller, which ``isCurrent`` said runs on the main actor:
   /// what `MainActor.assumeIsolated` does after checking again. `body`
-  /// takes what it needs as `argument`, so that it captures nothing (a
-  /// closure that captures is allocated here).
+  /// takes what it needs as `argument`, so that it captures nothing: a
+  /// closure that captures nothing is not allocated, escaping or not, and
+  /// an escaping one needs no check that it did not escape.
   ///
   /// ```swift
   /// guard MainActorIsolation.isCurrent else { throw OffMainActor() }
@@ -295,12 +295,10 @@ extension MainActorDependency: AsyncKeptInstance {
   @inlinable
   package static func runChecked<Argument, T>(
     _ argument: Argument,
-    _ body: @MainActor (Argument) throws -> T
-  ) rethrows -> T {
+    _ body: @escaping @MainActor (Argument) throws -> T
+  ) throws -> T {
     typealias Unisolated = (Argument) throws -> T
-    return try withoutActuallyEscaping(body) { body in
-      try unsafeBitCast(body, to: Unisolated.self)(argument)
-    }
+    return try unsafeBitCast(body, to: Unisolated.self)(argument)
   }
 }
 

@@ -278,4 +278,20 @@ struct SlotRegistration {
   /// misses its key first, such as ForgeInject's of a main-actor type,
   /// throws it on every call).
   @usableFromInline package static let error: any Error & Sendable = NotRegistered()
+
+  /// Whether `error` is ``error`` itself, the one the engine throws: one
+  /// comparison of box addresses, where asking the error's type costs a
+  /// walk through the runtime's dynamic-type lookup.
+  ///
+  /// ```swift
+  /// if NotRegistered.isShared(error) || error is NotRegistered { … }
+  /// ```
+  @inlinable
+  package static func isShared(_ error: any Error) -> Bool {
+    // An `any Error` is one word, its box; `Sendable` adds nothing to it.
+    // `as any Error` keeps the existential closed: opened, it would be cast
+    // as the error's own type.
+    unsafeBitCast(error as any Error, to: UnsafeRawPointer.self)
+      == unsafeBitCast(Self.error as any Error, to: UnsafeRawPointer.self)
+  }
 }

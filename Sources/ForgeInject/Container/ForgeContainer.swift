@@ -63,9 +63,12 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// ``resolve()`` stays as small as it was.
   @inlinable @inline(never)
   func resolveWithoutBuilder<T>(_ type: T.Type, after error: any Error) throws -> T {
-    // The error's type, compared: a dynamic cast of the error would cost
-    // more than the rest of a main-actor hit.
-    guard Swift.type(of: error) == NotRegistered.self else { return try recover(from: error, resolving: T.self) }
+    // The engine's shared error, recognised by its address; else the
+    // error's type, compared (a dynamic cast of the error would cost more
+    // than the rest of a main-actor hit).
+    guard NotRegistered.isShared(error) || Swift.type(of: error) == NotRegistered.self else {
+      return try recover(from: error, resolving: T.self)
+    }
     return try resolveMainActorRegistered(T.self, after: NotRegistered())
   }
 
