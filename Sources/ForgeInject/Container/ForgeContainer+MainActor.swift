@@ -86,7 +86,15 @@ extension ForgeContainer {
   /// The handle of `T`'s main-actor builder; nil when `T` has none.
   func mainActorHandle<T>(_ type: T.Type) throws -> MainActorDependency<T>? {
     guard store.isRegistered(Self.mainActorKey(T.self)) else { return nil }
-    return try store.resolveRegistered(Self.mainActorKey(T.self), as: MainActorDependency<T>.self) {
+    return try registeredMainActorHandle(T.self)
+  }
+
+  /// The handle of `T`'s main-actor builder, resolved from the store;
+  /// throws ``NotRegistered`` when `T` has none. Inlinable, so that a hit
+  /// is specialised for `T` in the caller.
+  @inlinable
+  func registeredMainActorHandle<T>(_ type: T.Type) throws -> MainActorDependency<T> {
+    try store.resolveRegistered(Self.mainActorKey(T.self), as: MainActorDependency<T>.self) {
       bindMainActor($0, as: T.self)
     }
   }
@@ -100,9 +108,7 @@ extension ForgeContainer {
   func resolveMainActorRegistered<T>(_ type: T.Type, after error: NotRegistered) throws -> T {
     let handle: MainActorDependency<T>
     do {
-      handle = try store.resolveRegistered(Self.mainActorKey(T.self), as: MainActorDependency<T>.self) {
-        bindMainActor($0, as: T.self)
-      }
+      handle = try registeredMainActorHandle(T.self)
     } catch is NotRegistered {
       return try recover(from: error, resolving: T.self)
     }
