@@ -44,7 +44,10 @@ extension Fetcher {
     ) {
       asyncHandle(service.name, key: IdentityKey(service), make: service.make)
     }
-    return try await handle.value
+    // The hit without an await of `value`: awaiting it after the handle's
+    // resolution would hop to the generic executor a second time.
+    if let value = handle.publishedValue { return value }
+    return try await handle.unpublishedValue()
   }
 
   /// A handle whose instance `make` makes with this fetcher.

@@ -84,7 +84,10 @@ extension SwiftPod {
     ) {
       asyncHandle(provider.name, key: IdentityKey(provider), lifetime: provider.lifetime, builder: provider.builder)
     }
-    return try await handle.value
+    // The hit without an await of `value`: awaiting it after the handle's
+    // resolution would hop to the generic executor a second time.
+    if let value = handle.publishedValue { return value }
+    return try await handle.unpublishedValue()
   }
 
   /// A handle whose instances `builder` builds with this pod.

@@ -108,10 +108,25 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
     }
   }
 
+  /// The instance ``value`` would return at once, without awaiting: the
+  /// published one, when no override scope exists. For a dialect's async
+  /// entry point, which then awaits ``unpublishedValue()`` only on a miss:
+  /// awaiting ``value`` itself after other work costs the caller a second
+  /// hop to the generic executor on every hit.
+  ///
+  /// ```swift
+  /// if let value = handle.publishedValue { return value }
+  /// return try await handle.unpublishedValue()
+  /// ```
+  @inlinable @inline(__always)
+  package var publishedValue: Value? {
+    Gates.activeOverrideScopes.value == 0 ? build.publishedValue() : nil
+  }
+
   /// ``value`` past the hit: in an override scope, being built, weak, or
   /// not built yet.
   @usableFromInline
-  func unpublishedValue() async throws -> Value {
+  package func unpublishedValue() async throws -> Value {
     let supplied = factory ?? syncFactory.map { factory in { @Sendable in try factory() } }
     if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
       return try await build.build(in: scope).value(supplying: supplied)

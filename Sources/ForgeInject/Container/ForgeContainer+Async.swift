@@ -146,7 +146,10 @@ extension ForgeContainer {
     } catch is NotRegistered {
       return try await resolveWithoutAsyncBuilder(T.self)
     }
-    return try await handle.value
+    // The hit without an await of `value`: awaiting it after the handle's
+    // resolution would hop to the generic executor a second time.
+    if let value = handle.publishedValue { return value }
+    return try await handle.unpublishedValue()
   }
 
   /// ``resolveAsync()`` of a `T` with no async builder: one with a
