@@ -72,15 +72,18 @@ ASYNC_HIT_RATIO = 2.0
 # container and its async dependencies' handles (see Benchmarks/README.md).
 # Lowered (from 660, 875, 755, 745) when the dialects' async entry points
 # stopped awaiting `value` after the handle's resolution, which hopped to the
-# generic executor a second time on every hit.
-ASYNC_HIT_LEVEL_TODAY = {"forge": 660, "forgeinject": 832, "swiftpod": 652, "fetcher": 652}
+# generic executor a second time on every hit, and ForgeInject's read the
+# published instance in place (without copying the handle).
+ASYNC_HIT_LEVEL_TODAY = {"forge": 660, "forgeinject": 651, "swiftpod": 652, "fetcher": 652}
 # Issue 13: a kept main-actor dependency read on the main actor. The issue
 # asks for the scenario and sets no budget, so CI holds each dialect to its
 # level (+12 on the count when it was set). ForgeInject's synchronous
 # resolve() finds no synchronous builder first; that miss once cost 3,352
-# to 3,408 instructions and 2 mallocs and moved between runs, and is now a
-# steady 1,038 with none.
-MAIN_ACTOR_HIT_LEVEL = {"forge": 330, "forgeinject": 706, "swiftpod": 295, "fetcher": 295}
+# to 3,408 instructions and 2 mallocs and moved between runs, then was a
+# steady 1,038 with none, and is 532 since the main-actor check asks the
+# runtime only when its cheap answers do not apply and the hit reads the
+# published instance in place (level lowered from 1,050).
+MAIN_ACTOR_HIT_LEVEL = {"forge": 330, "forgeinject": 544, "swiftpod": 295, "fetcher": 295}
 MAIN_ACTOR_HIT_MALLOCS = {"forge": 0, "forgeinject": 0, "swiftpod": 0, "fetcher": 0}
 # Issue 12: recording and tracing cost nothing when off. Instruction counts
 # are exact, but a hit-off process did more before its loop (a validation,
@@ -212,7 +215,7 @@ def main():
     for system in DIALECTS:
         instructions, mallocs = per_operation("main-actor-hit", system)
         budget, allowed = MAIN_ACTOR_HIT_LEVEL[system], MAIN_ACTOR_HIT_MALLOCS[system]
-        limit = f"≤ {budget} (level when added), {allowed} mallocs"
+        limit = f"≤ {budget} (its level), {allowed} mallocs"
         ok = instructions <= budget and round(mallocs) <= allowed
         rows.append(("main-actor-hit", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
         if not ok:

@@ -63,6 +63,24 @@ struct MainActorRegistrationTests {
     #expect(text.contains("try await container.resolveAsync()"))
   }
 
+  @Test("once built and kept, the instance is still not handed out synchronously off the main actor")
+  func offTheMainActorOnceBuilt() async throws {
+    let builds = Counter()
+    let container = container(builds)
+    let onMain = try await MainActor.run { ObjectIdentifier(try container.resolve() as MainScreen) }
+    // A second read on the main actor is the hit, the same instance.
+    #expect(try await MainActor.run { ObjectIdentifier(try container.resolve() as MainScreen) } == onMain)
+    let fromTask = await Task.detached { (try? container.resolve() as MainScreen).map(ObjectIdentifier.init) }.value
+    #expect(fromTask == nil)
+    let fromThreads = Guarded<[Bool]>([])
+    onThreads(2) { _ in
+      let threw = (try? container.resolve() as MainScreen) == nil
+      fromThreads.withLock { $0.append(threw) }
+    }
+    #expect(fromThreads.withLock { $0 } == [true, true])
+    #expect(builds.count == 1)
+  }
+
   @Test("a builder that throws keeps nothing; the next resolution builds again")
   @MainActor
   func failureRetries() throws {

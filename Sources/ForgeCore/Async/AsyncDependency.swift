@@ -165,6 +165,26 @@ package struct AsyncDependencyIdentity: Hashable, @unchecked Sendable {
   }
 }
 
+extension SlotStore {
+  /// The instance published by the async handle kept for `bits`, read in
+  /// place, without copying the handle out (its fields would be retained
+  /// and released): the start of a dialect's async hit. Nil when the
+  /// lock-free read does not apply (no such handle in the table, an
+  /// override may apply, a build in progress on this thread records what it
+  /// resolves) or nothing is published yet; the caller then resolves the
+  /// handle and awaits it.
+  ///
+  /// ```swift
+  /// if let value = store.publishedAsyncValue(bits: key.identityBits, as: Database.self) { return value }
+  /// ```
+  @inlinable @inline(__always)
+  package func publishedAsyncValue<V: Sendable>(bits: SlotKeyBits?, as type: V.Type) -> V? {
+    guard let read = beginPublishedRead(bits: bits, as: AsyncDependency<V>.self) else { return nil }
+    defer { read.end() }
+    return read.box.assumingMemoryBound(to: AsyncDependency<V>.self).pointee.publishedValue
+  }
+}
+
 extension SlotStore where Key == IdentityKey {
   /// A handle of the async dependency kept under `key` in this store, whose
   /// instance `factory` builds with `owner` (the SwiftPod or Fetcher that

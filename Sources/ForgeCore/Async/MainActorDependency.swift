@@ -139,7 +139,12 @@ extension MainActorDependency: AsyncKeptInstance {
   @MainActor private var kept: Kept?
   /// The kept instance when it is kept for good (not weakly): what a hit
   /// reads, on the main actor, without a call.
-  @MainActor @exclusivity(unchecked) @usableFromInline private(set) var published: Value?
+  /// Written once, on the main actor, and read only there: by ``value``
+  /// (isolated) and by a synchronous caller that checked
+  /// ``MainActorIsolation/isCurrent`` first
+  /// (``SlotStore/publishedMainActorValue(bits:as:)``), which the compiler
+  /// cannot see; hence `nonisolated(unsafe)`.
+  @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) private(set) var published: Value?
   /// The kept instance again, when it adopts ``GracefulShutdown``, with
   /// when it was kept: what a container's shutdown reads without the main
   /// actor. Weak when `kept` is.
@@ -305,6 +310,31 @@ extension MainActorDependency: AsyncKeptInstance {
 /// The main-actor dependencies being built, outermost first.
 @MainActor enum MainActorBuilds {
   static var chain: [(identity: AnyHashable, name: String)] = []
+}
+
+extension SlotStore {
+  /// The instance published by the main-actor handle kept for `bits`, read
+  /// in place, without copying the handle out (its fields would be retained
+  /// and released). Call it only on the main actor, as
+  /// ``MainActorIsolation/isCurrent`` says: a synchronous caller that is
+  /// not isolated to it in the type system. Nil when the lock-free read
+  /// does not apply (no such handle in the table, an override may apply, a
+  /// build in progress on this thread records what it resolves) or nothing
+  /// is published; the caller then resolves the handle.
+  ///
+  /// ```swift
+  /// if MainActorIsolation.isCurrent,
+  ///   let value = store.publishedMainActorValue(bits: key.identityBits, as: SettingsModel.self)
+  /// {
+  ///   return value
+  /// }
+  /// ```
+  @inlinable @inline(__always)
+  package func publishedMainActorValue<V>(bits: SlotKeyBits?, as type: V.Type) -> V? {
+    guard let read = beginPublishedRead(bits: bits, as: MainActorDependency<V>.self) else { return nil }
+    defer { read.end() }
+    return read.box.assumingMemoryBound(to: MainActorDependency<V>.self).pointee.state.published
+  }
 }
 
 extension SlotStore where Key == IdentityKey {

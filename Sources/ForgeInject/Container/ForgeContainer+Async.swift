@@ -137,7 +137,9 @@ extension ForgeContainer {
   /// ```
   @inlinable @inline(__always)
   public func resolveAsync<T: Sendable>() async throws -> T {
-    // Inlinable: a hit is the synchronous hit of the handle, then one load.
+    // Inlinable: a hit is a lock-free read of the instance the handle
+    // published, in place.
+    if let value = store.publishedAsyncValue(bits: Self.asyncKey(T.self).identityBits, as: T.self) { return value }
     let handle: AsyncDependency<T>
     do {
       handle = try store.resolveRegistered(Self.asyncKey(T.self), as: AsyncDependency<T>.self) {

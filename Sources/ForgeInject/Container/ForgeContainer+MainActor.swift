@@ -106,6 +106,13 @@ extension ForgeContainer {
   /// says. Inlinable, so that a hit is specialised for `T`.
   @inlinable
   func resolveMainActorRegistered<T>(_ type: T.Type, after error: NotRegistered) throws -> T {
+    // The hit, on the main actor: the instance the handle published, read in
+    // place without copying the handle.
+    if MainActorIsolation.isCurrent,
+      let value = store.publishedMainActorValue(bits: Self.mainActorKey(T.self).identityBits, as: T.self)
+    {
+      return value
+    }
     let handle: MainActorDependency<T>
     do {
       handle = try registeredMainActorHandle(T.self)
