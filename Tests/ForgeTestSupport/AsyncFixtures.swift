@@ -164,3 +164,58 @@ extension Result {
     return nil
   }
 }
+
+/// A global actor other than the main actor: dependencies whose factory is
+/// isolated to it are async dependencies in every dialect, awaited on it as
+/// anywhere else.
+@globalActor package actor StorageActor {
+  package static let shared = StorageActor()
+}
+
+/// What a factory isolated to ``StorageActor`` builds: isolated to it too
+/// (and so Sendable), counting its builds in the counter it is given.
+@StorageActor package final class IsolatedStorage {
+  package private(set) var writes = 0
+
+  package init(counting builds: Counter) { builds.increment() }
+
+  /// Mutable state only the storage actor touches.
+  package func write() -> Int {
+    writes += 1
+    return writes
+  }
+}
+
+/// Reads of a dependency whose factory is isolated to ``StorageActor``.
+package enum StorageActorScenario {
+  /// 32 tasks and 8 tasks on ``StorageActor`` await `read` at once: the
+  /// distinct instances they received, and the writes those on the actor
+  /// made through it (synchronously, on the actor).
+  package static func readEverywhere(
+    _ read: @escaping @Sendable () async throws -> IsolatedStorage
+  ) async throws -> (instances: Set<ObjectIdentifier>, writesOnTheActor: Int) {
+    try await withThrowingTaskGroup(of: (ObjectIdentifier, Int).self) { group in
+      for index in 0..<40 {
+        group.addTask {
+          if index.isMultiple(of: 5) { return try await readOnStorageActor(read) }
+          return (ObjectIdentifier(try await read()), 0)
+        }
+      }
+      var instances = Set<ObjectIdentifier>()
+      var writes = 0
+      for try await (instance, wrote) in group {
+        instances.insert(instance)
+        writes += wrote
+      }
+      return (instances, writes)
+    }
+  }
+
+  @StorageActor private static func readOnStorageActor(
+    _ read: @Sendable () async throws -> IsolatedStorage
+  ) async throws -> (ObjectIdentifier, Int) {
+    let storage = try await read()
+    _ = storage.write()
+    return (ObjectIdentifier(storage), 1)
+  }
+}
