@@ -52,7 +52,7 @@ import CForgeAtomics
   /// Admitted waiters, not yet answered.
   private var admitted: Set<Int> = []
   /// The registered continuations of admitted waiters.
-  private var waiters: [Int: CheckedContinuation<Value, any Error>] = [:]
+  private var waiters: [Int: UnsafeContinuation<Value, any Error>] = [:]
   /// Answers for admitted waiters that had not registered when they came.
   private var answers: [Int: Result<Value, any Error>] = [:]
   private var nextWaiter = 0
@@ -198,7 +198,10 @@ import CForgeAtomics
       lock.unlock()
     }
     return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
+      // Unsafe: each continuation is resumed exactly once, by whoever
+      // removes it from `waiters` under the lock (`finish`, `cancelWait`),
+      // so the checked kind's extra allocation per waiter buys nothing.
+      try await withUnsafeThrowingContinuation { continuation in
         let answer: Result<Value, any Error>? = lock.withLock {
           if let answer = answers.removeValue(forKey: waiter) { return answer }
           waiters[waiter] = continuation
@@ -277,7 +280,7 @@ import CForgeAtomics
   }
 
   private func finish(with result: Result<Value, any Error>, chain: AsyncBuildFrame?) {
-    let answered: [CheckedContinuation<Value, any Error>] = lock.withLock {
+    let answered: [UnsafeContinuation<Value, any Error>] = lock.withLock {
       guard case .building(let flight) = state else { return [] }
       if case .failure = result, flight.isAbandoned, !admitted.isEmpty {
         // Cancelled when nobody waited; tasks that came since still do.
@@ -300,7 +303,7 @@ import CForgeAtomics
       case .failure:
         state = .idle
       }
-      var answered: [CheckedContinuation<Value, any Error>] = []
+      var answered: [UnsafeContinuation<Value, any Error>] = []
       for waiter in admitted {
         if let continuation = waiters.removeValue(forKey: waiter) {
           answered.append(continuation)
@@ -315,7 +318,7 @@ import CForgeAtomics
   }
 
   private func cancelWait(_ waiter: Int) {
-    let cancelled: CheckedContinuation<Value, any Error>? = lock.withLock {
+    let cancelled: UnsafeContinuation<Value, any Error>? = lock.withLock {
       guard admitted.remove(waiter) != nil else { return nil }  // answered already
       let continuation = waiters.removeValue(forKey: waiter)
       if continuation == nil { answers[waiter] = .failure(CancellationError()) }
