@@ -145,7 +145,15 @@ import CForgeAtomics
 
   /// The instance: the kept one, or the one the build in progress or a new
   /// build makes.
-  package func value(supplying supplied: (@Sendable () async throws -> Value)? = nil) async throws -> Value {
+  ///
+  /// - Parameters:
+  ///   - supplied: builds, when the build keeps no factory of its own.
+  ///   - suppliedSync: builds without awaiting, when neither does; wrapped
+  ///     as an async factory only if a build starts.
+  package func value(
+    supplying supplied: (@Sendable () async throws -> Value)? = nil,
+    orSync suppliedSync: (@Sendable () throws -> Value)? = nil
+  ) async throws -> Value {
     lock.lock()
     switch state {
     case .built(let value):
@@ -168,7 +176,7 @@ import CForgeAtomics
     if case .idle = state {
       // A factory the build keeps (an override's, a preview's, another
       // dialect's) wins over one a handle was handed out with.
-      guard let factory = factory ?? supplied else {
+      guard let factory = factory ?? supplied ?? suppliedSync.map({ sync in { @Sendable in try sync() } }) else {
         lock.unlock()
         fatalError("ForgeCore: \(ForgeDiagnostic.internalError("\(name) has no factory to build with"))")
       }

@@ -127,11 +127,12 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
   /// not built yet.
   @usableFromInline
   package func unpublishedValue() async throws -> Value {
-    let supplied = factory ?? syncFactory.map { factory in { @Sendable in try factory() } }
+    // The factories are handed on as they are: a synchronous one is wrapped
+    // only if a build starts, not for every task that waits for one.
     if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
-      return try await build.build(in: scope).value(supplying: supplied)
+      return try await build.build(in: scope).value(supplying: factory, orSync: syncFactory)
     }
-    return try await build.value(supplying: supplied)
+    return try await build.value(supplying: factory, orSync: syncFactory)
   }
 }
 
