@@ -10,9 +10,11 @@ exceeded.
     python3 Scripts/instructions.py --today    # what CI runs: instructions held to today's levels
 
 Scenarios: a cached hit, a transient build, a cached hit of an async
-dependency awaited from an async context, and a resolution while an
-override is in force (container-wide; `forge-scope`: in a `withOverrides`
-scope), against a hit of the same dialect.
+dependency awaited from an async context, 64 tasks' first resolutions of an
+async singleton (per iteration), a kept main-actor dependency read on the
+main actor, and a resolution while an override is in force (container-wide;
+`forge-scope`: in a `withOverrides` scope), against a hit of the same
+dialect.
 
 Each count runs the executable twice under `valgrind --tool=callgrind`, with
 N and N + STEP operations, and divides the difference by STEP: start-up and
@@ -75,6 +77,19 @@ ASYNC_HIT_RATIO = 2.0
 # generic executor a second time on every hit, and ForgeInject's read the
 # published instance in place (without copying the handle).
 ASYNC_HIT_LEVEL_TODAY = {"forge": 660, "forgeinject": 651, "swiftpod": 652, "fetcher": 652}
+# Issue 13: 64 tasks first read an async singleton of a fresh container
+# (one build), per iteration, against a task started under a lock by hand.
+# No budget in the issue; CI holds instructions to today's level + 3 % (runs
+# differ by about 0.5 %: the tasks' interleaving under valgrind varies) and
+# mallocs to today's + 3, so a waiter that starts allocating (each one once
+# wrapped a synchronous factory in a new closure) fails CI.
+FIRST_ASYNC_BASE, FIRST_ASYNC_STEP = 20, 40
+FIRST_ASYNC_LEVEL = {
+    "forge": (1_670_000, 398),
+    "forgeinject": (1_726_000, 478),
+    "swiftpod": (1_628_000, 444),
+    "fetcher": (1_631_000, 443),
+}
 # Issue 13: a kept main-actor dependency read on the main actor. The issue
 # asks for the scenario and sets no budget, so CI holds each dialect to its
 # level (+12 on the count when it was set). ForgeInject's synchronous
@@ -139,6 +154,14 @@ def per_operation(scenario, system):
     small = callgrind(scenario, system, BASE)
     large = callgrind(scenario, system, BASE + STEP)
     return (large[0] - small[0]) / STEP, (large[1] - small[1]) / STEP
+
+
+def per_iteration_first_async(system):
+    """(instructions, mallocs) per iteration of `first-async`: each iteration
+    is 64 tasks, so fewer iterations than the other scenarios' operations."""
+    small = callgrind("first-async", system, FIRST_ASYNC_BASE)
+    large = callgrind("first-async", system, FIRST_ASYNC_BASE + FIRST_ASYNC_STEP)
+    return (large[0] - small[0]) / FIRST_ASYNC_STEP, (large[1] - small[1]) / FIRST_ASYNC_STEP
 
 
 def scale(system, size):
@@ -210,6 +233,16 @@ def main():
         rows.append(("async-hit", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
         if not ok:
             failures.append(f"async-hit {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
+    hand_first, hand_first_mallocs = per_iteration_first_async("hand")
+    rows.append(("first-async", "hand-written", hand_first, hand_first_mallocs, "", ""))
+    for system in DIALECTS:
+        instructions, mallocs = per_iteration_first_async(system)
+        budget, allowed = FIRST_ASYNC_LEVEL[system]
+        limit = f"≤ {budget:,} ({instructions / hand_first:.2f}× hand-written), ≤ {allowed} mallocs (today's levels)"
+        ok = instructions <= budget and mallocs <= allowed
+        rows.append(("first-async", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
+        if not ok and args.today:
+            failures.append(f"first-async {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
     hand_main, _ = per_operation("main-actor-hit", "hand")
     rows.append(("main-actor-hit", "hand-written", hand_main, 0.0, "", ""))
     for system in DIALECTS:

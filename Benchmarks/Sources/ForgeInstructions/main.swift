@@ -115,6 +115,45 @@ func switchedOff<Container: AnyObject>(
 @MainActor @inline(never) func mainActorHitSwiftPod(_ pod: SwiftPod) -> Leaf { pod.resolve(podMainActorLeaf) }
 @MainActor @inline(never) func mainActorHitFetcher(_ fetcher: Fetcher) -> Leaf { fetcher.fetch(mainActorServiceLeaf) }
 
+// First resolutions of an async singleton: a fresh container, and 64 child
+// tasks that read it at once; one build. By hand, a task started by the
+// first reader under a lock and awaited by all.
+final class HandFirstBuild: @unchecked Sendable {
+  // @unchecked: `task` is only touched with `mutex` held.
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private var task: Task<Leaf, Never>?
+
+  init() { pthread_mutex_init(mutex, nil) }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  func value() async throws -> Leaf {
+    pthread_mutex_lock(mutex)
+    let task: Task<Leaf, Never>
+    if let running = self.task {
+      task = running
+    } else {
+      task = Task { Leaf() }
+      self.task = task
+    }
+    pthread_mutex_unlock(mutex)
+    return await task.value
+  }
+}
+
+func firstResolutions<Subject: Sendable>(
+  _ make: () -> Subject,
+  read: @escaping @Sendable (Subject) async throws -> Leaf
+) async {
+  let subject = make()
+  await withTaskGroup(of: Void.self) { group in
+    for _ in 0..<64 { group.addTask { blackHole(try! await read(subject)) } }
+  }
+}
+
 /// Runs `loop` in a task and blocks the main thread until it ends, without
 /// spinning: the instructions counted are the loop's.
 func runAsync(_ loop: @escaping @Sendable () async throws -> Void) {
@@ -144,7 +183,7 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
-  fail("usage: forge-instructions hit|hit-off|async-hit|main-actor-hit|transient|override|scale SYSTEM N")
+  fail("usage: forge-instructions hit|hit-off|async-hit|first-async|main-actor-hit|transient|override|scale SYSTEM N")
 }
 let scenario = arguments[1]
 let system = arguments[2]
@@ -214,6 +253,30 @@ case ("async-hit", "forge"):
 case ("async-hit", "forgeinject"):
   forgeInject.register(with: .singleton) { _ async in Leaf() }
   runAsync { [forgeInject] in for _ in 0..<count { blackHole(try await asyncHitForgeInject(forgeInject)) } }
+case ("first-async", "hand"):
+  runAsync { for _ in 0..<count { await firstResolutions { HandFirstBuild() } read: { try await $0.value() } } }
+case ("first-async", "forge"):
+  // Its factory does not await (the synchronous-factory `provide`): the
+  // form whose waiters once each wrapped the factory in a new closure.
+  runAsync { for _ in 0..<count { await firstResolutions { InstructionContainer() } read: { try await $0.asyncLeaf.value } } }
+case ("first-async", "forgeinject"):
+  runAsync {
+    for _ in 0..<count {
+      await firstResolutions {
+        let container = ForgeContainer()
+        container.register(with: .singleton) { _ async in Leaf() }
+        return container
+      } read: {
+        try await $0.resolveAsync(Leaf.self)
+      }
+    }
+  }
+case ("first-async", "swiftpod"):
+  runAsync { for _ in 0..<count { await firstResolutions { SwiftPod() } read: { try await $0.resolve(podAsyncLeaf) } } }
+case ("first-async", "fetcher"):
+  runAsync {
+    for _ in 0..<count { await firstResolutions { Fetcher.createDefault() } read: { try await $0.fetch(asyncServiceLeaf) } }
+  }
 case ("async-hit", "swiftpod"):
   runAsync { [pod] in for _ in 0..<count { blackHole(try await asyncHitSwiftPod(pod)) } }
 case ("async-hit", "fetcher"):
