@@ -140,9 +140,8 @@ extension MainActorDependency: AsyncKeptInstance {
   /// The kept instance when it is kept for good (not weakly): what a hit
   /// reads, on the main actor, without a call.
   /// Written once, on the main actor, and read only there: by ``value``
-  /// (isolated) and by a synchronous caller that checked
-  /// ``MainActorIsolation/isCurrent`` first
-  /// (``SlotStore/publishedMainActorValue(bits:as:)``), which the compiler
+  /// (isolated) and by ``SlotStore/publishedMainActorValue(bits:as:)``
+  /// after ``MainActorIsolation/isCurrent`` said so, which the compiler
   /// cannot see; hence `nonisolated(unsafe)`.
   @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) private(set) var published: Value?
   /// The kept instance again, when it adopts ``GracefulShutdown``, with
@@ -315,24 +314,23 @@ extension MainActorDependency: AsyncKeptInstance {
 extension SlotStore {
   /// The instance published by the main-actor handle kept for `bits`, read
   /// in place, without copying the handle out (its fields would be retained
-  /// and released). Call it only on the main actor, as
-  /// ``MainActorIsolation/isCurrent`` says: a synchronous caller that is
+  /// and released), when the caller runs on the main actor
+  /// (``MainActorIsolation/isCurrent``): for a synchronous caller that is
   /// not isolated to it in the type system. Nil when the lock-free read
   /// does not apply (no such handle in the table, an override may apply, a
-  /// build in progress on this thread records what it resolves) or nothing
-  /// is published; the caller then resolves the handle.
+  /// build in progress on this thread records what it resolves), nothing is
+  /// published, or the caller is elsewhere; the caller then resolves the
+  /// handle. The main actor is asked only once the table has the handle, so
+  /// a key without one costs no check.
   ///
   /// ```swift
-  /// if MainActorIsolation.isCurrent,
-  ///   let value = store.publishedMainActorValue(bits: key.identityBits, as: SettingsModel.self)
-  /// {
-  ///   return value
-  /// }
+  /// if let value = store.publishedMainActorValue(bits: key.identityBits, as: SettingsModel.self) { return value }
   /// ```
   @inlinable @inline(__always)
   package func publishedMainActorValue<V>(bits: SlotKeyBits?, as type: V.Type) -> V? {
     guard let read = beginPublishedRead(bits: bits, as: MainActorDependency<V>.self) else { return nil }
     defer { read.end() }
+    guard MainActorIsolation.isCurrent else { return nil }
     return read.box.assumingMemoryBound(to: MainActorDependency<V>.self).pointee.state.published
   }
 }

@@ -107,10 +107,9 @@ extension ForgeContainer {
   @inlinable
   func resolveMainActorRegistered<T>(_ type: T.Type, after error: NotRegistered) throws -> T {
     // The hit, on the main actor: the instance the handle published, read in
-    // place without copying the handle.
-    if MainActorIsolation.isCurrent,
-      let value = store.publishedMainActorValue(bits: Self.mainActorKey(T.self).identityBits, as: T.self)
-    {
+    // place without copying the handle. A type without a main-actor builder
+    // (an unregistered or Optional request) does not ask for the main actor.
+    if let value = store.publishedMainActorValue(bits: Self.mainActorKey(T.self).identityBits, as: T.self) {
       return value
     }
     let handle: MainActorDependency<T>
