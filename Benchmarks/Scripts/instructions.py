@@ -60,8 +60,12 @@ SCOPED_OVERRIDE_RATIO_TODAY = 3.3
 # Today's levels as instruction counts, measured on 21e4aaf: a ratio alone
 # tightens when a hit gets cheaper (Forge's hit went from 231 to 197 with
 # DeclarationKey while its override went from 413 to 396), so --today
-# holds an override to the larger of its ratio and its level.
-OVERRIDE_LEVEL_TODAY = {"forge": 413, "forge-scope": 710}
+# holds an override to the larger of its ratio and its level. Forge's
+# scoped one rose from 706 to 715 (level 710 → 720) when the published read
+# learned to tell a gate raised by other tasks' recording async builds from
+# one raised by a scope: a scope's resolution asks once more, out of line
+# (`Gates.isClearForThisTask` in ForgeCore).
+OVERRIDE_LEVEL_TODAY = {"forge": 413, "forge-scope": 720}
 OVERRIDE_SYSTEMS = ["forge", "forge-scope", "swiftpod", "fetcher"]
 # Issue 13: a cached hit of an async dependency, awaited, within 2x the
 # synchronous hit of the same dialect. Missed: an awaited call of an async

@@ -110,6 +110,16 @@ static struct forge_executor_ref forge_main_executor(void) {
   return main;
 }
 
+// The task the calling thread runs, or null outside any task.
+extern void *swift_task_getCurrent(void) __attribute__((swiftcall)) __attribute__((weak));
+
+int forge_runs_in_task(void) {
+  // Without the runtime's answer, assume a task: the caller then asks its
+  // task-locals, which answer for threads outside any task too.
+  if (swift_task_getCurrent == 0) return 1;
+  return swift_task_getCurrent() != 0;
+}
+
 int forge_is_on_main_actor(void) {
   if (swift_task_getCurrentExecutor == 0 || swift_task_getMainExecutor == 0 || swift_task_isCurrentExecutorWithFlags == 0)
     return forge_is_main_thread();

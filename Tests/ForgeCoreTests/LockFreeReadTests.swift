@@ -27,6 +27,51 @@ struct LockFreeReadTests {
     }
   }
 
+  @Test("while an async build records what it resolves, only its own task's reads leave the lock-free path")
+  func recordingBuildElsewhere() async {
+    // In a process of its own, as above. A kept dependency's first async
+    // build records what its factory resolves; it once sent every read of
+    // the process to the general path for as long as it ran.
+    await #expect(processExitsWith: .success) {
+      let store = SlotStore<String>()
+      let leaf = try store.resolve("leaf", lifetime: .cached, name: "leaf") { Thing("leaf") }
+      let bits = "leaf".identityBits!
+      let started = Signal()
+      let finish = AsyncGate()
+      let database = try store.resolve("database", lifetime: .singleton, name: "database") {
+        AsyncDependency<Thing>(name: "database", identity: AnyHashable("database"), lifetime: .singleton) {
+          // The build's own reads are recorded: not the lock-free read.
+          precondition(store.published(bits: bits, as: Thing.self) == nil)
+          _ = try store.resolve("leaf", lifetime: .cached, name: "leaf") { Thing("second leaf") }
+          started.raise()
+          await finish.wait()
+          return Thing("database")
+        }
+      }
+      let build = Task.detached { try await database.value }
+      precondition(started.wait())
+      // Outside any task, on a thread of its own.
+      let onThread = LockedValue(false)
+      let thread = RealThread { onThread.current = store.published(bits: bits, as: Thing.self) === leaf }
+      thread.join()
+      precondition(onThread.current)
+      // In another task.
+      let inTask = await Task.detached { store.published(bits: bits, as: Thing.self) === leaf }.value
+      precondition(inTask)
+      // In an override scope, the scope still applies (while it lives).
+      do {
+        let scope = OverrideScope(parent: nil, entries: [:])
+        precondition(OverrideScope.with(scope) { store.published(bits: bits, as: Thing.self) } == nil)
+      }
+      finish.open()
+      let built = try await build.value
+      precondition(built.label == "database")
+      // What the build read is its recorded dependency.
+      precondition(store.dependencyGraph().dependencies(of: "database").map(\.name) == ["leaf"])
+      precondition(store.published(bits: bits, as: Thing.self) === leaf)
+    }
+  }
+
   @Test("every kept instance of a store with thousands of slots is served without the lock, across table growth")
   func manySlots() async {
     // In a process of its own, as above.

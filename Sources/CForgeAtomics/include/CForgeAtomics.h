@@ -105,4 +105,8 @@ const void *_Nullable forge_conforms_to_protocol(const void *_Nonnull type, cons
 // current and this is the main thread. Never stops the program.
 int forge_is_on_main_actor(void);
 
+// Whether the calling thread runs a Swift task (1), or none (0): code
+// outside any task has no task-locals of its own to ask.
+int forge_runs_in_task(void);
+
 #endif

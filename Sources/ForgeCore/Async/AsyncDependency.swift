@@ -103,7 +103,7 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
   public var value: Value {
     get async throws {
       // Inlinable: a hit is two loads in the caller, with no async frame.
-      if Gates.activeOverrideScopes.value == 0, let value = build.publishedValue() { return value }
+      if Gates.isClearForThisTask, let value = build.publishedValue() { return value }
       return try await unpublishedValue()
     }
   }
@@ -120,7 +120,7 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
   /// ```
   @inlinable @inline(__always)
   package var publishedValue: Value? {
-    Gates.activeOverrideScopes.value == 0 ? build.publishedValue() : nil
+    Gates.isClearForThisTask ? build.publishedValue() : nil
   }
 
   /// ``value`` past the hit: in an override scope, being built, weak, or

@@ -89,7 +89,7 @@ public struct MainActorDependency<Value>: Sendable {
   @inlinable @MainActor
   public var value: Value {
     // Inlinable: a hit is a load of the published instance in the caller.
-    if Gates.activeOverrideScopes.value == 0, let value = state.published { return value }
+    if Gates.isClearForThisTask, let value = state.published { return value }
     return unpublishedValue()
   }
 
@@ -108,7 +108,7 @@ public struct MainActorDependency<Value>: Sendable {
   /// threw (nothing is kept then) or the cycle a build would close.
   @inlinable @MainActor
   package func resolvedValue() throws -> Value {
-    if Gates.activeOverrideScopes.value == 0, let value = state.published { return value }
+    if Gates.isClearForThisTask, let value = state.published { return value }
     return try state.value(supplying: factory)
   }
 }

@@ -36,9 +36,11 @@ import CForgeAtomics
 /// inside `withOverrides`, always takes the path that reads it. They are
 /// written only when such a scope starts or ends, never on the read path.
 ///
-/// `activeOverrideScopes` is also raised while an async factory whose
-/// resolutions are recorded runs (see ``AsyncBuild``): those resolutions
-/// must reach the path that reads the build's task-local frame.
+/// `activeOverrideScopes` is also raised, by ``recordingBuildWeight``, while
+/// an async factory whose resolutions are recorded runs (see
+/// ``AsyncBuild``): those resolutions must reach the path that reads the
+/// build's task-local frame. Other tasks need not: ``isClearForThisTask``
+/// lets them keep the lock-free read.
 @usableFromInline package enum Gates {
   @inlinable
   package static var activeOverrideScopes: AtomicCounter { AtomicCounter(word: forge_gate_word(0)) }
@@ -52,4 +54,45 @@ import CForgeAtomics
   /// recorded before: memos of the dependency graph's shape (an override
   /// scope's reach) hold only while it is unchanged.
   package static var edgeEpoch: AtomicCounter { AtomicCounter(word: forge_gate_word(3)) }
+  /// What a recording async build adds to ``activeOverrideScopes`` while
+  /// it runs, where a scope or a validation adds 1: the low half of the
+  /// word counts what any task may hold, the high half the builds whose
+  /// frames only their own tasks hold (2³² on 64-bit platforms).
+  @inlinable
+  package static var recordingBuildWeight: Int { 1 << (Int.bitWidth / 2) }
+
+  /// Whether nothing ``activeOverrideScopes`` counts can apply to the
+  /// calling task, so a resolution may take the lock-free read: the gate is
+  /// down (one load, the common answer), or it is raised only by recording
+  /// async builds and the calling task runs none of them. An async
+  /// singleton's first build records what its factory resolves; without
+  /// the second answer, every resolution of the process took the general
+  /// path for as long as such a build ran (while a database took seconds
+  /// to open, every cached hit cost six to twelve times its instructions).
+  ///
+  /// ```swift
+  /// guard Gates.isClearForThisTask, overrideCount.value == 0 else { return resolveGeneral() }
+  /// ```
+  @inlinable @inline(__always)
+  package static var isClearForThisTask: Bool {
+    let raised = activeOverrideScopes.value
+    return raised == 0 || isRaisedOnlyForOtherTasks(raised)
+  }
+
+  /// The second answer of ``isClearForThisTask``, out of line, for the gate
+  /// as it was `raised`: no scope or validation is live anywhere (this
+  /// task's own would be counted: it raised the gate before it ran
+  /// anything), and the calling task, if any, runs no recording build.
+  @usableFromInline
+  static func isRaisedOnlyForOtherTasks(_ raised: Int) -> Bool {
+    // A scope's resolutions ask on every published read: their answer
+    // comes before any frame is set up.
+    raised & (recordingBuildWeight - 1) == 0 && !runsRecordingBuild()
+  }
+
+  /// Whether the calling task runs a build that records.
+  @inline(never)
+  static func runsRecordingBuild() -> Bool {
+    forge_runs_in_task() != 0 && AsyncBuildNode.currentFrame?.recorder != nil
+  }
 }

@@ -18,7 +18,7 @@ extension SlotStore {
     as type: T.Type,
     in thread: UnsafeMutablePointer<ThreadFastState>
   ) -> SlotTableEntry? {
-    guard Gates.activeOverrideScopes.value == 0, overrideCount.value == 0,
+    guard Gates.isClearForThisTask, overrideCount.value == 0,
       !thread.pointee.isCapturing,
       let bits,
       let entry = SlotTable.entry(in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord),
