@@ -9,7 +9,8 @@ exceeded.
     python3 Scripts/instructions.py --markdown # the same, as Markdown tables
     python3 Scripts/instructions.py --today    # what CI runs: instructions held to today's levels
 
-Scenarios: a cached hit, a transient build, a cached hit of an async
+Scenarios: a cached hit, a transient build, a cached hit while another
+task's async build records what it resolves, a cached hit of an async
 dependency awaited from an async context, 64 tasks' first resolutions of an
 async singleton (per iteration), a kept main-actor dependency read on the
 main actor, and a resolution while an override is in force (container-wide;
@@ -104,6 +105,14 @@ FIRST_ASYNC_LEVEL = {
 # published instance in place (level lowered from 1,050).
 MAIN_ACTOR_HIT_LEVEL = {"forge": 330, "forgeinject": 544, "swiftpod": 295, "fetcher": 295}
 MAIN_ACTOR_HIT_MALLOCS = {"forge": 0, "forgeinject": 0, "swiftpod": 0, "fetcher": 0}
+# Issue 13: "without slowing the synchronous hot path". A cached hit, from a
+# task, while another task runs the first build of an async singleton (which
+# records what its factory resolves). Until the gate that build raises let
+# other tasks keep the lock-free read, every resolution of the process took
+# the general path meanwhile: 1,360, 2,708, 1,319 and 1,330 instructions.
+# What remains above the plain hit is one task-local read. CI holds each
+# dialect to its level (today's count + 3 %), with no malloc.
+HIT_WHILE_ASYNC_BUILDS_LEVEL = {"forge": 413, "forgeinject": 430, "swiftpod": 413, "fetcher": 425}
 # Issue 12: recording and tracing cost nothing when off. Instruction counts
 # are exact, but a hit-off process did more before its loop (a validation,
 # a graph); the counts are per operation, so the bound is the hit itself
@@ -224,6 +233,17 @@ def main():
         rows.append(("hit-off", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
         if not ok:
             failures.append(f"hit-off {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
+    hand_building, _ = per_operation("hit-while-async-builds", "hand")
+    rows.append(("hit-while-async-builds", "hand-written", hand_building, 0.0, "", ""))
+    for system in DIALECTS:
+        instructions, mallocs = per_operation("hit-while-async-builds", system)
+        budget = HIT_WHILE_ASYNC_BUILDS_LEVEL[system]
+        limit = f"≤ {budget} (its level; its hit is {hits[system]:.0f}), 0 mallocs"
+        ok = instructions <= budget and no_mallocs(mallocs)
+        rows.append(("hit-while-async-builds", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
+        if not ok:
+            failures.append(
+                f"hit-while-async-builds {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
     hand_async, _ = per_operation("async-hit", "hand")
     rows.append(("async-hit", "hand-written", hand_async, 0.0, "", ""))
     for system in DIALECTS:

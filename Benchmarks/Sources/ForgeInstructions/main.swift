@@ -22,6 +22,17 @@ import SwiftPod
 #endif
 
 final class Leaf: Sendable { init() {} }
+
+/// An async singleton whose first build is still running: it says it has
+/// started, then waits far longer than any count takes.
+final class SlowLeaf: Sendable {
+  static let started = DispatchSemaphore(value: 0)
+  static func open() async -> SlowLeaf {
+    started.signal()
+    try? await Task.sleep(for: .seconds(3_600))
+    return SlowLeaf()
+  }
+}
 final class TransientLeaf: Sendable { init() {} }
 
 /// What "by hand" means: a stored `let` for a kept instance, an initialiser
@@ -37,6 +48,7 @@ final class InstructionContainer: Container, @unchecked Sendable {
   static let keys = (0..<20_000).map { "leaf\($0)" }
   var asyncLeaf: AsyncDependency<Leaf> { provide(.singleton) { Leaf() } }
   var mainActorLeaf: MainActorDependency<Leaf> { provide(.singleton) { @MainActor in Leaf() } }
+  var slowLeaf: AsyncDependency<SlowLeaf> { provide(.singleton) { await SlowLeaf.open() } }
 }
 
 let podLeaf = Provider { _ in Leaf() }
@@ -49,6 +61,8 @@ extension Service where T == Leaf {
 let podAsyncLeaf = AsyncProvider { _ in Leaf() }
 let asyncServiceLeaf = AsyncService { _ in Leaf() }
 let podMainActorLeaf = MainActorProvider { _ in Leaf() }
+let podSlowLeaf = AsyncProvider { _ in await SlowLeaf.open() }
+let slowServiceLeaf = AsyncService { _ in await SlowLeaf.open() }
 let mainActorServiceLeaf = MainActorService { _ in Leaf() }
 
 /// Where results go, so that the optimiser cannot drop a resolution.
@@ -154,6 +168,15 @@ func firstResolutions<Subject: Sendable>(
   }
 }
 
+/// Starts the first build of a slow async singleton in a task of its own
+/// and returns once its factory runs: an async singleton's first build
+/// records what its factory resolves, which once sent every resolution of
+/// the process to the general path until it ended.
+func whileSlowLeafBuilds(_ build: @escaping @Sendable () async throws -> SlowLeaf) {
+  Task.detached { _ = try await build() }
+  SlowLeaf.started.wait()
+}
+
 /// Runs `loop` in a task and blocks the main thread until it ends, without
 /// spinning: the instructions counted are the loop's.
 func runAsync(_ loop: @escaping @Sendable () async throws -> Void) {
@@ -183,7 +206,7 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
-  fail("usage: forge-instructions hit|hit-off|async-hit|first-async|main-actor-hit|transient|override|scale SYSTEM N")
+  fail("usage: forge-instructions hit|hit-off|hit-while-async-builds|async-hit|first-async|main-actor-hit|transient|override|scale SYSTEM N")
 }
 let scenario = arguments[1]
 let system = arguments[2]
@@ -292,6 +315,21 @@ case ("main-actor-hit", "forgeinject"):
   for _ in 0..<count { blackHole(mainActorHitForgeInject(onMainActor)) }
 case ("main-actor-hit", "swiftpod"): for _ in 0..<count { blackHole(mainActorHitSwiftPod(pod)) }
 case ("main-actor-hit", "fetcher"): for _ in 0..<count { blackHole(mainActorHitFetcher(fetcher)) }
+case ("hit-while-async-builds", "hand"):
+  runAsync { [hand] in for _ in 0..<count { blackHole(hitHand(hand)) } }
+case ("hit-while-async-builds", "forge"):
+  whileSlowLeafBuilds { [container] in try await container.slowLeaf.value }
+  runAsync { [container] in for _ in 0..<count { blackHole(hitForge(container)) } }
+case ("hit-while-async-builds", "forgeinject"):
+  forgeInject.register(with: .singleton) { _ async in await SlowLeaf.open() }
+  whileSlowLeafBuilds { [forgeInject] in try await forgeInject.resolveAsync(SlowLeaf.self) }
+  runAsync { [forgeInject] in for _ in 0..<count { blackHole(hitForgeInject(forgeInject)) } }
+case ("hit-while-async-builds", "swiftpod"):
+  whileSlowLeafBuilds { [pod] in try await pod.resolve(podSlowLeaf) }
+  runAsync { [pod] in for _ in 0..<count { blackHole(hitSwiftPod(pod)) } }
+case ("hit-while-async-builds", "fetcher"):
+  whileSlowLeafBuilds { [fetcher] in try await fetcher.fetch(slowServiceLeaf) }
+  runAsync { [fetcher] in for _ in 0..<count { blackHole(hitFetcher(fetcher)) } }
 case ("transient", "hand"): for _ in 0..<count { blackHole(transientHand()) }
 case ("transient", "forge"): for _ in 0..<count { blackHole(transientForge(container)) }
 case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForgeInject(forgeInject)) }
