@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// Issue 13's compile-time checks: user files compiled in Swift 6 language
+// Compile-time checks (issues 11 and 13): user files compiled in Swift 6 language
 // mode against the modules this test run built. Accepted files must compile
 // without a warning; each rejected file must fail with the error its
 // `// expected-error:` line names.
@@ -52,7 +52,7 @@ private func typecheck(_ file: URL, in build: URL) throws -> (status: Int32, out
   return (process.terminationStatus, String(decoding: output, as: UTF8.self))
 }
 
-@Suite("Compile-time checks of async and main-actor dependencies", .timeLimit(.minutes(5)))
+@Suite("Compile-time checks of user files in Swift 6 mode", .timeLimit(.minutes(5)))
 struct CompileTimeTests {
   @Test(
     "accepted files compile in Swift 6 mode without a warning",
