@@ -72,6 +72,38 @@ struct LockFreeReadTests {
     }
   }
 
+  @Test("while an asynchronous validation runs, only its own tasks' reads leave the lock-free path")
+  func validationElsewhere() async {
+    // In a process of its own, as above.
+    await #expect(processExitsWith: .success) {
+      let store = SlotStore<String>()
+      let leaf = try store.resolve("leaf", lifetime: .cached, name: "leaf") { Thing("leaf") }
+      let bits = "leaf".identityBits!
+      let started = Signal()
+      let finish = AsyncGate()
+      let root = Validation.AsyncRoot(name: "root") {
+        // Validating: the container's instance is not served.
+        precondition(store.published(bits: bits, as: Thing.self) == nil)
+        let child = await Task { store.published(bits: bits, as: Thing.self) }.value
+        precondition(child == nil)
+        started.raise()
+        await finish.wait()
+      }
+      let validation = Task.detached { await Validation.runAsync([root], throwing: true) }
+      precondition(started.wait())
+      let onThread = LockedValue(false)
+      let thread = RealThread { onThread.current = store.published(bits: bits, as: Thing.self) === leaf }
+      thread.join()
+      precondition(onThread.current)
+      let inTask = await Task.detached { store.published(bits: bits, as: Thing.self) === leaf }.value
+      precondition(inTask)
+      finish.open()
+      let report = await validation.value
+      precondition(report.isValid)
+      precondition(store.published(bits: bits, as: Thing.self) === leaf)
+    }
+  }
+
   @Test("every kept instance of a store with thousands of slots is served without the lock, across table growth")
   func manySlots() async {
     // In a process of its own, as above.

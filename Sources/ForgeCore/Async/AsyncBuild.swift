@@ -250,7 +250,7 @@ import CForgeAtomics
       let start = ContinuousClock.now
       // Raised while the factory runs, so that its synchronous resolutions
       // take the path that records them in `recorder`.
-      if recorder != nil { Gates.activeOverrideScopes.add(Gates.recordingBuildWeight) }
+      if recorder != nil { Gates.activeOverrideScopes.add(Gates.taskBoundWeight) }
       // A validation's build belongs to it (it inherited the session),
       // while the run lasts.
       let validation = ValidationSession.activeTaskSession
@@ -269,7 +269,7 @@ import CForgeAtomics
         result = .failure(error)
       }
       if let recorder {
-        Gates.activeOverrideScopes.add(-Gates.recordingBuildWeight)
+        Gates.activeOverrideScopes.add(-Gates.taskBoundWeight)
         // Recorded before any waiter resumes: what awaited the instance
         // finds its edges.
         if case .success = result { reporting.slot?.recordDependencies(recorder.slots, lifetime: reporting.lifetime) }

@@ -36,10 +36,11 @@ import CForgeAtomics
 /// inside `withOverrides`, always takes the path that reads it. They are
 /// written only when such a scope starts or ends, never on the read path.
 ///
-/// `activeOverrideScopes` is also raised, by ``recordingBuildWeight``, while
-/// an async factory whose resolutions are recorded runs (see
-/// ``AsyncBuild``): those resolutions must reach the path that reads the
-/// build's task-local frame. Other tasks need not: ``isClearForThisTask``
+/// `activeOverrideScopes` is also raised, by ``taskBoundWeight``, while an
+/// async factory whose resolutions are recorded runs (see ``AsyncBuild``)
+/// and while an asynchronous validation runs: the resolutions of their
+/// tasks must reach the path that reads the build's task-local frame or
+/// the validation's session. Other tasks need not: ``isClearForThisTask``
 /// lets them keep the lock-free read.
 @usableFromInline package enum Gates {
   @inlinable
@@ -54,21 +55,23 @@ import CForgeAtomics
   /// recorded before: memos of the dependency graph's shape (an override
   /// scope's reach) hold only while it is unchanged.
   package static var edgeEpoch: AtomicCounter { AtomicCounter(word: forge_gate_word(3)) }
-  /// What a recording async build adds to ``activeOverrideScopes`` while
-  /// it runs, where a scope or a validation adds 1: the low half of the
-  /// word counts what any task may hold, the high half the builds whose
-  /// frames only their own tasks hold (2³² on 64-bit platforms).
+  /// What a recording async build or an asynchronous validation adds to
+  /// ``activeOverrideScopes`` while it runs, where a scope adds 1: the low
+  /// half of the word counts the scopes, which any task may hold (an
+  /// unstructured task inherits its creator's), the high half the work
+  /// whose task-locals only its own tasks carry (2³² on 64-bit platforms).
   @inlinable
-  package static var recordingBuildWeight: Int { 1 << (Int.bitWidth / 2) }
+  package static var taskBoundWeight: Int { 1 << (Int.bitWidth / 2) }
 
   /// Whether nothing ``activeOverrideScopes`` counts can apply to the
   /// calling task, so a resolution may take the lock-free read: the gate is
-  /// down (one load, the common answer), or it is raised only by recording
-  /// async builds and the calling task runs none of them. An async
-  /// singleton's first build records what its factory resolves; without
-  /// the second answer, every resolution of the process took the general
-  /// path for as long as such a build ran (while a database took seconds
-  /// to open, every cached hit cost six to twelve times its instructions).
+  /// down (one load, the common answer), or it is raised only by work bound
+  /// to other tasks (recording async builds, asynchronous validations). An
+  /// async singleton's first build records what its factory resolves;
+  /// without the second answer, every resolution of the process took the
+  /// general path for as long as such a build ran (while a database took
+  /// seconds to open, every cached hit cost six to twelve times its
+  /// instructions), and as long as a test's `validateAsync` ran.
   ///
   /// ```swift
   /// guard Gates.isClearForThisTask, overrideCount.value == 0 else { return resolveGeneral() }
@@ -80,19 +83,22 @@ import CForgeAtomics
   }
 
   /// The second answer of ``isClearForThisTask``, out of line, for the gate
-  /// as it was `raised`: no scope or validation is live anywhere (this
-  /// task's own would be counted: it raised the gate before it ran
-  /// anything), and the calling task, if any, runs no recording build.
+  /// as it was `raised`: no scope is live anywhere (this task's own would
+  /// be counted: it raised the gate before it ran anything), and the
+  /// calling task, if any, runs no task-bound work.
   @usableFromInline
   static func isRaisedOnlyForOtherTasks(_ raised: Int) -> Bool {
     // A scope's resolutions ask on every published read: their answer
     // comes before any frame is set up.
-    raised & (recordingBuildWeight - 1) == 0 && !runsRecordingBuild()
+    raised & (taskBoundWeight - 1) == 0 && !runsTaskBoundWork()
   }
 
-  /// Whether the calling task runs a build that records.
+  /// Whether the calling task runs a build that records, or belongs to a
+  /// running asynchronous validation.
   @inline(never)
-  static func runsRecordingBuild() -> Bool {
-    forge_runs_in_task() != 0 && AsyncBuildNode.currentFrame?.recorder != nil
+  static func runsTaskBoundWork() -> Bool {
+    guard forge_runs_in_task() != 0 else { return false }
+    if AsyncBuildNode.currentFrame?.recorder != nil { return true }
+    return asyncValidations.value > 0 && ValidationSession.activeTaskSession != nil
   }
 }

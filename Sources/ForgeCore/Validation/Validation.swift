@@ -114,7 +114,7 @@ package enum Validation {
         findings.add(session, rootName: root.name, end: session.waitForEnd(), diagnose: diagnose)
         continue
       }
-      Gates.activeOverrideScopes.add(1)
+      Gates.activeOverrideScopes.add(Gates.taskBoundWeight)
       Gates.asyncValidations.add(1)
       do {
         try await ValidationSession.$taskSession.withValue(session) { try await root.resolve() }
@@ -123,7 +123,7 @@ package enum Validation {
         session.fail(error, chain: [])
       }
       Gates.asyncValidations.add(-1)
-      Gates.activeOverrideScopes.add(-1)
+      Gates.activeOverrideScopes.add(-Gates.taskBoundWeight)
       findings.add(session, rootName: root.name, end: session.waitForEnd()) { error in
         diagnose(error) ?? Self.diagnoseThrown(error)
       }
