@@ -51,11 +51,28 @@ import CForgeAtomics
   // waiter be cancelled, in between.
   /// Admitted waiters, not yet answered.
   private var admitted: Set<Int> = []
-  /// The registered continuations of admitted waiters.
-  private var waiters: [Int: UnsafeContinuation<Value, any Error>] = [:]
-  /// Answers for admitted waiters that had not registered when they came.
+  /// The registered continuations of admitted waiters, each an
+  /// `UnsafeContinuation<Value, any Error>` as its one word (``erased(_:)``).
+  /// This class's methods are not specialised, so every operation on a
+  /// collection whose type mentions `Value` looks up that type's metadata:
+  /// a dictionary of continuations cost about 2,400 instructions per
+  /// waiter's insertion. Collections of concrete types need none.
+  private var waiters: [Int: UnsafeRawPointer] = [:]
+  /// Admitted waiters answered before they registered, whose answers
+  /// `answers` holds (rare: only these touch it).
+  private var answeredEarly: Set<Int> = []
   private var answers: [Int: Result<Value, any Error>] = [:]
   private var nextWaiter = 0
+
+  /// A continuation as the word it is: its layout does not depend on
+  /// `Value`, so this is a move, with no metadata.
+  private static func erased(_ continuation: UnsafeContinuation<Value, any Error>) -> UnsafeRawPointer {
+    unsafeBitCast(continuation, to: UnsafeRawPointer.self)
+  }
+
+  private static func continuation(_ erased: UnsafeRawPointer) -> UnsafeContinuation<Value, any Error> {
+    unsafeBitCast(erased, to: UnsafeContinuation<Value, any Error>.self)
+  }
 
   private enum State {
     case idle
@@ -210,12 +227,15 @@ import CForgeAtomics
       // removes it from `waiters` under the lock (`finish`, `cancelWait`),
       // so the checked kind's extra allocation per waiter buys nothing.
       try await withUnsafeThrowingContinuation { continuation in
-        let answer: Result<Value, any Error>? = lock.withLock {
-          if let answer = answers.removeValue(forKey: waiter) { return answer }
-          waiters[waiter] = continuation
-          return nil
+        // Nothing here has a type that mentions `Value` (see `waiters`).
+        lock.lock()
+        if answeredEarly.remove(waiter) != nil {
+          lock.unlock()
+          resumeEarlyAnswered(waiter, Self.erased(continuation))
+        } else {
+          waiters[waiter] = Self.erased(continuation)
+          lock.unlock()
         }
-        if let answer { continuation.resume(with: answer) }
       }
     } onCancel: {
       cancelWait(waiter)
@@ -288,7 +308,7 @@ import CForgeAtomics
   }
 
   private func finish(with result: Result<Value, any Error>, chain: AsyncBuildFrame?) {
-    let answered: [UnsafeContinuation<Value, any Error>] = lock.withLock {
+    let answered: [UnsafeRawPointer] = lock.withLock {
       guard case .building(let flight) = state else { return [] }
       if case .failure = result, flight.isAbandoned, !admitted.isEmpty {
         // Cancelled when nobody waited; tasks that came since still do.
@@ -311,32 +331,53 @@ import CForgeAtomics
       case .failure:
         state = .idle
       }
-      var answered: [UnsafeContinuation<Value, any Error>] = []
+      var answered: [UnsafeRawPointer] = []
+      answered.reserveCapacity(admitted.count)
       for waiter in admitted {
         if let continuation = waiters.removeValue(forKey: waiter) {
           answered.append(continuation)
         } else {
+          answeredEarly.insert(waiter)
           answers[waiter] = result
         }
       }
       admitted = []
       return answered
     }
-    for continuation in answered { continuation.resume(with: result) }
+    // Unwrapped once: `resume(with:)` looks up the metadata of
+    // `Result<Value, any Error>` on every call.
+    switch result {
+    case .success(let value):
+      for continuation in answered { Self.continuation(continuation).resume(returning: value) }
+    case .failure(let error):
+      for continuation in answered { Self.continuation(continuation).resume(throwing: error) }
+    }
+  }
+
+  /// Resumes the continuation of `waiter`, which was answered before it
+  /// registered, with that answer. Out of line: its `Result` would make
+  /// every registration look up the metadata of `Result<Value, any Error>`.
+  private func resumeEarlyAnswered(_ waiter: Int, _ continuation: UnsafeRawPointer) {
+    let answer = lock.withLock { answers.removeValue(forKey: waiter) }
+    guard let answer else { preconditionFailure("ForgeCore: an async waiter was answered without an answer") }
+    Self.continuation(continuation).resume(with: answer)
   }
 
   private func cancelWait(_ waiter: Int) {
-    let cancelled: UnsafeContinuation<Value, any Error>? = lock.withLock {
+    let cancelled: UnsafeRawPointer? = lock.withLock {
       guard admitted.remove(waiter) != nil else { return nil }  // answered already
       let continuation = waiters.removeValue(forKey: waiter)
-      if continuation == nil { answers[waiter] = .failure(CancellationError()) }
+      if continuation == nil {
+        answeredEarly.insert(waiter)
+        answers[waiter] = .failure(CancellationError())
+      }
       if admitted.isEmpty, case .building(let flight) = state {
         flight.isAbandoned = true
         flight.task?.cancel()
       }
       return continuation
     }
-    cancelled?.resume(throwing: CancellationError())
+    if let cancelled { Self.continuation(cancelled).resume(throwing: CancellationError()) }
   }
 
   /// The kept instance and when it was kept, read together under the lock.
