@@ -27,6 +27,16 @@ struct LockFreeReadTests {
     }
   }
 
+  /// Whether `store` serves `instance` for `bits` without the lock both on
+  /// a thread outside any task and in a task of its own.
+  static func servedElsewhere(_ instance: Thing, by store: SlotStore<String>, for bits: SlotKeyBits) async -> Bool {
+    let onThread = LockedValue(false)
+    let thread = RealThread { onThread.current = store.published(bits: bits, as: Thing.self) === instance }
+    thread.join()
+    let inTask = await Task.detached { store.published(bits: bits, as: Thing.self) === instance }.value
+    return onThread.current && inTask
+  }
+
   @Test("while an async build records what it resolves, only its own task's reads leave the lock-free path")
   func recordingBuildElsewhere() async {
     // In a process of its own, as above. A kept dependency's first async
@@ -50,14 +60,8 @@ struct LockFreeReadTests {
       }
       let build = Task.detached { try await database.value }
       precondition(started.wait())
-      // Outside any task, on a thread of its own.
-      let onThread = LockedValue(false)
-      let thread = RealThread { onThread.current = store.published(bits: bits, as: Thing.self) === leaf }
-      thread.join()
-      precondition(onThread.current)
-      // In another task.
-      let inTask = await Task.detached { store.published(bits: bits, as: Thing.self) === leaf }.value
-      precondition(inTask)
+      let servedElsewhere = await LockFreeReadTests.servedElsewhere(leaf, by: store, for: bits)
+      precondition(servedElsewhere)
       // In an override scope, the scope still applies (while it lives).
       do {
         let scope = OverrideScope(parent: nil, entries: [:])
@@ -91,12 +95,8 @@ struct LockFreeReadTests {
       }
       let validation = Task.detached { await Validation.runAsync([root], throwing: true) }
       precondition(started.wait())
-      let onThread = LockedValue(false)
-      let thread = RealThread { onThread.current = store.published(bits: bits, as: Thing.self) === leaf }
-      thread.join()
-      precondition(onThread.current)
-      let inTask = await Task.detached { store.published(bits: bits, as: Thing.self) === leaf }.value
-      precondition(inTask)
+      let servedElsewhere = await LockFreeReadTests.servedElsewhere(leaf, by: store, for: bits)
+      precondition(servedElsewhere)
       finish.open()
       let report = await validation.value
       precondition(report.isValid)
