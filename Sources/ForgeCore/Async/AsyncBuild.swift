@@ -358,8 +358,11 @@ import CForgeAtomics
   /// registered, with that answer. Out of line: its `Result` would make
   /// every registration look up the metadata of `Result<Value, any Error>`.
   private func resumeEarlyAnswered(_ waiter: Int, _ continuation: UnsafeRawPointer) {
+    // Nothing else touches its answer: it left `admitted` when answered.
     let answer = lock.withLock { answers.removeValue(forKey: waiter) }
-    guard let answer else { preconditionFailure("ForgeCore: an async waiter was answered without an answer") }
+    guard let answer else {
+      fatalError("ForgeCore: \(ForgeDiagnostic.internalError("a waiter for \(name) was answered without an answer"))")
+    }
     Self.continuation(continuation).resume(with: answer)
   }
 
