@@ -109,7 +109,9 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
   }
 
   /// The instance ``value`` would return at once, without awaiting: the
-  /// published one, when no override scope exists. For a dialect's async
+  /// published one, when nothing that task-locals carry (an override scope,
+  /// a recording build, a validation) can apply to the calling task
+  /// (``Gates/isClearForThisTask``). For a dialect's async
   /// entry point, which then awaits ``unpublishedValue()`` only on a miss:
   /// awaiting ``value`` itself after other work costs the caller a second
   /// hop to the generic executor on every hit.
@@ -182,7 +184,11 @@ extension SlotStore {
   package func publishedAsyncValue<V: Sendable>(bits: SlotKeyBits?, as type: V.Type) -> V? {
     guard let read = beginPublishedRead(bits: bits, as: AsyncDependency<V>.self) else { return nil }
     defer { read.end() }
-    return read.box.assumingMemoryBound(to: AsyncDependency<V>.self).pointee.publishedValue
+    // The read checked the gates already (its `knownEntry`): the build's
+    // published instance, without ``AsyncDependency/publishedValue``'s
+    // second check, which asks the task again while another task's async
+    // build runs.
+    return read.box.assumingMemoryBound(to: AsyncDependency<V>.self).pointee.build.publishedValue()
   }
 }
 
