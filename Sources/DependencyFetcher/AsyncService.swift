@@ -18,7 +18,16 @@ import ForgeCore
 ///
 /// let database = try await Fetcher.createDefault().fetch(.database)
 /// ```
-public final class AsyncService<T: Sendable>: Sendable {
+public final class AsyncService<T: Sendable>: Sendable, KeyObject {
+  /// What a container keys this dependency by: never reused, so a
+  /// container need not keep the object alive to tell it from one made
+  /// later at the same address (a container forgets a dependency whose
+  /// key object is gone).
+  @usableFromInline package let keySerial = KeySerial.next()
+  /// Tells the containers that key by it when it is gone.
+  @usableFromInline package let keyLife = KeyLife.make()
+
+  deinit { keyLife.end() }
   @usableFromInline let make: @Sendable (Fetcher) async throws -> T
   /// Names the service in messages, such as a cycle's path.
   public let name: String
@@ -40,7 +49,7 @@ extension Fetcher {
   public func fetch<T>(_ service: AsyncService<T>) async throws -> T {
     // Inlinable: a hit is the synchronous hit of the handle, then one load.
     let handle = try store.resolveKeptObject(
-      identity: ObjectIdentifier(service), key: IdentityKey(service), lifetime: .singleton, name: service.name
+      serial: service.keySerial, key: IdentityKey(service), lifetime: .singleton, name: service.name
     ) {
       asyncHandle(service.name, key: IdentityKey(service), make: service.make)
     }

@@ -35,8 +35,11 @@ public final class Fetcher: Sendable {
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`.
     do {
+      // The service outlives the fetch: once it is gone, the fetcher may
+      // drop its slot, which the engine uses unretained.
+      defer { withExtendedLifetime(service) {} }
       return try store.resolveObject(
-        identity: ObjectIdentifier(service),
+        serial: service.keySerial,
         key: IdentityKey(service),
         lifetime: .singleton,
         name: service.name

@@ -11,7 +11,16 @@ import ForgeCore
 ///
 /// @MainActor func show(fetcher: Fetcher) { _ = fetcher.fetch(.settings) }
 /// ```
-public final class MainActorService<T>: Sendable {
+public final class MainActorService<T>: Sendable, KeyObject {
+  /// What a container keys this dependency by: never reused, so a
+  /// container need not keep the object alive to tell it from one made
+  /// later at the same address (a container forgets a dependency whose
+  /// key object is gone).
+  @usableFromInline package let keySerial = KeySerial.next()
+  /// Tells the containers that key by it when it is gone.
+  @usableFromInline package let keyLife = KeyLife.make()
+
+  deinit { keyLife.end() }
   let make: @MainActor @Sendable (Fetcher) -> T
   /// Names the service in messages, such as a cycle's path.
   public let name: String
@@ -34,7 +43,7 @@ extension Fetcher {
   public func fetch<T>(_ service: MainActorService<T>) -> T {
     // Inlinable: a hit is the published read of the handle, then one load.
     if let read = store.beginPublishedRead(
-      bits: SlotKeyBits(identity: ObjectIdentifier(service)), as: MainActorDependency<T>.self)
+      bits: SlotKeyBits(serial: service.keySerial), as: MainActorDependency<T>.self)
     {
       return read.take(MainActorDependency<T>.self).value
     }

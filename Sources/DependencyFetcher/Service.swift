@@ -14,7 +14,16 @@ import ForgeCore
 ///
 /// let logger = fetcher.fetch(.logger)
 /// ```
-public final class Service<T>: @unchecked Sendable {
+public final class Service<T>: @unchecked Sendable, KeyObject {
+  /// What a container keys this dependency by: never reused, so a
+  /// container need not keep the object alive to tell it from one made
+  /// later at the same address (a container forgets a dependency whose
+  /// key object is gone).
+  @usableFromInline package let keySerial = KeySerial.next()
+  /// Tells the containers that key by it when it is gone.
+  @usableFromInline package let keyLife = KeyLife.make()
+
+  deinit { keyLife.end() }
   // @unchecked: the only state is the closures and the name, which never
   // change. A Fetcher calls `make` at most once per fetcher, under the
   // engine's exactly-once guarantee, so it is never run twice at the same

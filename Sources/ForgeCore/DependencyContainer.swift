@@ -25,6 +25,12 @@ public struct ForgeEngine: Sendable {
 
   /// Identifies the store, for scopes that isolate it.
   var identity: ObjectIdentifier { ObjectIdentifier(store) }
+
+  /// How many slots the store holds; for tests.
+  package var slotCount: Int { store.slotCount }
+
+  /// How many container-wide overrides the store holds; for tests.
+  package var overrideCount: Int { store.installedOverrideCount }
 }
 
 /// What ``DependencyContainer`` needs of a store, whatever its key type.
@@ -33,6 +39,8 @@ protocol EngineStore: AnyObject, Sendable {
   func addObserver(_ observer: any ResolutionObserver) -> ObserverToken
   func removeObserver(_ token: ObserverToken)
   func shutdown() async -> ShutdownReport
+  var slotCount: Int { get }
+  var installedOverrideCount: Int { get }
 }
 
 extension SlotStore: EngineStore {}

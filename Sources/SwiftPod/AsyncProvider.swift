@@ -18,7 +18,16 @@ import ForgeCore
 /// ```
 ///
 /// Like ``Provider``, compared by identity, with a cache of its own.
-public final class AsyncProvider<T: Sendable>: Hashable, Sendable {
+public final class AsyncProvider<T: Sendable>: Hashable, Sendable, KeyObject {
+  /// What a container keys this dependency by: never reused, so a
+  /// container need not keep the object alive to tell it from one made
+  /// later at the same address (a container forgets a dependency whose
+  /// key object is gone).
+  @usableFromInline package let keySerial = KeySerial.next()
+  /// Tells the containers that key by it when it is gone.
+  @usableFromInline package let keyLife = KeyLife.make()
+
+  deinit { keyLife.end() }
   /// How long a pod keeps this provider's instances.
   public let scope: ProviderScope
   /// Names the provider in messages (a cycle's path, say); defaults to its type.
@@ -77,7 +86,7 @@ extension SwiftPod {
   public func resolve<T>(_ provider: AsyncProvider<T>) async throws -> T {
     // Inlinable: a hit is the synchronous hit of the handle, then one load.
     let handle = try store.resolveKeptObject(
-      identity: ObjectIdentifier(provider),
+      serial: provider.keySerial,
       key: IdentityKey(provider),
       lifetime: provider.lifetime.ofAsyncHandle,
       name: provider.name

@@ -12,7 +12,16 @@ import ForgeCore
 /// ```
 ///
 /// Like ``Provider``, compared by identity, with a cache of its own.
-public final class MainActorProvider<T>: Hashable, Sendable {
+public final class MainActorProvider<T>: Hashable, Sendable, KeyObject {
+  /// What a container keys this dependency by: never reused, so a
+  /// container need not keep the object alive to tell it from one made
+  /// later at the same address (a container forgets a dependency whose
+  /// key object is gone).
+  @usableFromInline package let keySerial = KeySerial.next()
+  /// Tells the containers that key by it when it is gone.
+  @usableFromInline package let keyLife = KeyLife.make()
+
+  deinit { keyLife.end() }
   /// How long a pod keeps this provider's instances.
   public let scope: ProviderScope
   /// Names the provider in messages (a cycle's path, say); defaults to its type.
@@ -48,7 +57,7 @@ extension SwiftPod {
   public func resolve<T>(_ provider: MainActorProvider<T>) -> T {
     // Inlinable: a hit is the published read of the handle, then one load.
     if let read = store.beginPublishedRead(
-      bits: SlotKeyBits(identity: ObjectIdentifier(provider)), as: MainActorDependency<T>.self)
+      bits: SlotKeyBits(serial: provider.keySerial), as: MainActorDependency<T>.self)
     {
       return read.take(MainActorDependency<T>.self).value
     }

@@ -15,7 +15,16 @@ import ForgeCore
 ///
 /// Providers compare by identity: two providers of the same type are two
 /// dependencies, each with its own cache.
-public final class Provider<T>: Hashable, Sendable {
+public final class Provider<T>: Hashable, Sendable, KeyObject {
+  /// What a container keys this dependency by: never reused, so a
+  /// container need not keep the object alive to tell it from one made
+  /// later at the same address (a container forgets a dependency whose
+  /// key object is gone).
+  @usableFromInline package let keySerial = KeySerial.next()
+  /// Tells the containers that key by it when it is gone.
+  @usableFromInline package let keyLife = KeyLife.make()
+
+  deinit { keyLife.end() }
   /// How long a pod keeps this provider's instances.
   public let scope: ProviderScope
   /// Names the provider in messages (a cycle's path, say); defaults to its type.

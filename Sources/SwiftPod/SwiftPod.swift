@@ -27,8 +27,11 @@ public final class SwiftPod: ProviderResolver {
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`.
     do {
+      // The provider outlives the resolution: once it is gone, the pod may
+      // drop its slot, which the engine uses unretained.
+      defer { withExtendedLifetime(provider) {} }
       return try store.resolveObject(
-        identity: ObjectIdentifier(provider),
+        serial: provider.keySerial,
         key: IdentityKey(provider),
         lifetime: provider.lifetime,
         name: provider.name

@@ -22,6 +22,7 @@ package final class Counter: Sendable {
   private let value = LockedValue(0)
   package init() {}
   package func increment() { value.withValue { $0 += 1 } }
+  package func decrement() { value.withValue { $0 -= 1 } }
   /// Increments, and returns the count this increment made.
   package func incremented() -> Int {
     value.withValue {

@@ -340,14 +340,13 @@ extension SlotStore where Key == IdentityKey {
   /// provider, a DependencyFetcher service) stands for, kept with
   /// `lifetime`; `factory` builds its instance on the main actor.
   package func mainActorHandle<T>(
-    for object: any AnyObject & Sendable,
+    for object: some KeyObject,
     name: String,
     lifetime: Lifetime,
     factory: @escaping @MainActor @Sendable () -> T
   ) throws -> MainActorDependency<T> {
     let key = IdentityKey(object)
-    return try resolveObject(identity: ObjectIdentifier(object), key: key, lifetime: lifetime.ofAsyncHandle, name: name)
-    {
+    return try resolveObject(serial: object.keySerial, key: key, lifetime: lifetime.ofAsyncHandle, name: name) {
       MainActorDependency(
         name: name, identity: AsyncDependencyIdentity(store: self, key: key), lifetime: lifetime, factory: factory)
     }

@@ -1,39 +1,99 @@
-/// A slot key that is an object's identity, for dialects whose keys are
+import CForgeAtomics
+
+/// An object that stands for a dependency (a SwiftPod provider, a
+/// DependencyFetcher service): a store keys the dependency by the object's
+/// ``keySerial`` and learns from its ``keyLife`` when it is gone.
+///
+/// ```swift
+/// final class Provider<T>: KeyObject {
+///   package let keySerial = KeySerial.next()
+///   package let keyLife = KeyLife.make()
+///   deinit { keyLife.end() }
+/// }
+/// ```
+@usableFromInline package protocol KeyObject: AnyObject, Sendable {
+  /// A number no other object of the process ever had.
+  var keySerial: UInt { get }
+  /// Ended by the object's deinit.
+  var keyLife: KeyLife { get }
+}
+
+/// Numbers for ``KeyObject``s, never handed out twice in a process.
+package enum KeySerial {
+  private static let counter = AtomicCounter()
+
+  /// The next number, from 1.
+  package static func next() -> UInt { UInt(bitPattern: counter.add(1)) }
+}
+
+/// Whether a ``KeyObject`` is still alive: one word, which the object's
+/// deinit sets, in an allocation of its own that the stores keying by the
+/// object keep. A store holds this rather than the object (which would
+/// then live as long as the store) or a weak reference to it (which would
+/// give the object a side table, and slow down every retain of it).
+@usableFromInline package struct KeyLife: @unchecked Sendable {
+  // @unchecked: the buffer's one word is only touched through the C atomics.
+  private let buffer: ManagedBuffer<Void, Int>
+
+  private init(buffer: ManagedBuffer<Void, Int>) { self.buffer = buffer }
+
+  /// A life that has not ended.
+  package static func make() -> KeyLife {
+    let buffer = ManagedBuffer<Void, Int>.create(minimumCapacity: 1) { _ in }
+    buffer.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
+    return KeyLife(buffer: buffer)
+  }
+
+  /// Ends the life; the object calls it from its deinit.
+  package func end() { buffer.withUnsafeMutablePointerToElements { _ = forge_counter_add($0, 1) } }
+
+  /// Whether ``end()`` was called.
+  package var hasEnded: Bool { buffer.withUnsafeMutablePointerToElements { forge_counter_load($0) != 0 } }
+}
+
+/// A slot key that stands for an object, for dialects whose keys are
 /// objects (SwiftPod's providers, DependencyFetcher's services).
 ///
-/// The key holds the object, so the object lives as long as the store that
-/// uses it as a key: an address can never be reused by another object and
-/// find the first one's slot.
+/// The key is the object's serial (``KeyObject/keySerial``), never its
+/// address, and it does not keep the object alive, only its
+/// ``KeyObject/keyLife``: once the provider is gone its slot can go too
+/// (see ``SlotStore``'s `dropGoneKeysLocked`), and a provider made later at
+/// the same address has another serial, so it can never find the first
+/// one's slot.
 @usableFromInline package struct IdentityKey: Hashable, Sendable {
-  @usableFromInline package let object: any AnyObject & Sendable
+  @usableFromInline package let serial: UInt
+  @usableFromInline let life: KeyLife
 
-  @inlinable package init(_ object: any AnyObject & Sendable) { self.object = object }
+  @inlinable package init(_ object: some KeyObject) {
+    serial = object.keySerial
+    life = object.keyLife
+  }
 
-  @usableFromInline package static func == (lhs: IdentityKey, rhs: IdentityKey) -> Bool { lhs.object === rhs.object }
-  @usableFromInline package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(object)) }
+  @usableFromInline package static func == (lhs: IdentityKey, rhs: IdentityKey) -> Bool { lhs.serial == rhs.serial }
+  @usableFromInline package func hash(into hasher: inout Hasher) { hasher.combine(serial) }
 }
 
 extension SlotStore where Key == IdentityKey {
   /// Resolves the dependency an object stands for (a provider, a service):
-  /// the published read first, from the object's identity; the key, which
-  /// retains the object, only on the locked path.
+  /// the published read first, from the object's serial; the key, which
+  /// refers to the object weakly, only on the locked path.
   ///
-  /// Callers pass the object's `ObjectIdentifier`, not the object: a generic
-  /// object parameter would make them look up its (generic) class metadata,
-  /// and an `AnyObject` would retain it, on every call.
+  /// Callers pass the object's ``KeyObject/keySerial``, not the object: a
+  /// generic object parameter would make them look up its (generic) class
+  /// metadata, and an existential would retain it, on every call.
   ///
   /// The lifetime is read only on a miss: an object's lifetime never
   /// changes, and only a kept instance is ever published, so a hit needs
   /// neither the lifetime nor a read of the object.
   @inlinable
   package func resolveObject<T>(
-    identity: ObjectIdentifier,
+    serial: UInt,
     key: @autoclosure () -> IdentityKey,
     lifetime: @autoclosure () -> Lifetime,
     name: @autoclosure () -> String,
     factory: () throws -> T
   ) throws -> T {
-    let bits = SlotKeyBits(identity: identity)
+    let bits = SlotKeyBits(serial: serial)
     let thread = ResolutionContext.currentFast
     if let entry = knownEntry(bits: bits, as: T.self, in: thread) {
       if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(entry.cell) {
@@ -47,30 +107,30 @@ extension SlotStore where Key == IdentityKey {
     return try resolveObjectResolving(bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory)
   }
 
-  /// ``resolveObject(identity:key:lifetime:name:factory:)`` for an object
+  /// ``resolveObject(serial:key:lifetime:name:factory:)`` for an object
   /// whose instance is always kept (an async dependency's handle): the
   /// published read, else the general path. Kept out of the transient
   /// shortcut, whose extra arguments make an async caller's hit longer.
   ///
   /// ```swift
   /// let handle = try store.resolveKeptObject(
-  ///   identity: ObjectIdentifier(provider), key: IdentityKey(provider), lifetime: .singleton, name: provider.name
+  ///   serial: provider.keySerial, key: IdentityKey(provider), lifetime: .singleton, name: provider.name
   /// ) { makeHandle() }
   /// ```
   @inlinable
   package func resolveKeptObject<T>(
-    identity: ObjectIdentifier,
+    serial: UInt,
     key: @autoclosure () -> IdentityKey,
     lifetime: @autoclosure () -> Lifetime,
     name: @autoclosure () -> String,
     factory: () throws -> T
   ) throws -> T {
-    let bits = SlotKeyBits(identity: identity)
+    let bits = SlotKeyBits(serial: serial)
     if let read = beginPublishedRead(bits: bits, as: T.self) { return read.take(T.self) }
     return try resolveObjectResolving(bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory)
   }
 
-  /// ``resolveObject(identity:key:lifetime:name:factory:)`` for a slot the
+  /// ``resolveObject(serial:key:lifetime:name:factory:)`` for a slot the
   /// table holds with no override in force and nothing published: a
   /// transient's build recording nothing, without looking the slot up
   /// again; anything else takes the general path. Out of line, so that the
@@ -93,7 +153,7 @@ extension SlotStore where Key == IdentityKey {
       bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, known: known, thread: thread)
   }
 
-  /// ``resolveObject(identity:key:lifetime:name:factory:)`` past the
+  /// ``resolveObject(serial:key:lifetime:name:factory:)`` past the
   /// published read, out of line: the hit stays a small function.
   @inlinable @inline(never)
   func resolveObjectResolving<T>(

@@ -4,7 +4,9 @@ import CForgeAtomics
 /// stored lifetimes, the instance.
 ///
 /// A slot is created the first time its key is seen and lives as long as its
-/// store. All mutable state is guarded by the owning ``SlotStore``'s lock.
+/// store, or, for an object key (a provider, a service), until the store
+/// drops it once the object is gone (see ``SlotKey/isGone``). All mutable
+/// state is guarded by the owning ``SlotStore``'s lock.
 @usableFromInline package class AnySlot: @unchecked Sendable {
   // @unchecked: every `var` below is read and written only while the owning
   // SlotStore holds its lock; `name` and `valueType` never change.
@@ -128,6 +130,9 @@ import CForgeAtomics
     dependenciesRecorded.deallocate()
   }
 
+  /// Whether the slot keeps an instance for some override scope.
+  var keepsScopeInstancesLocked: Bool { false }
+
   /// Destroys a box this slot published, once no reader can hold it.
   package func destroy(_ box: UnsafeMutableRawPointer, kind: BoxKind) {
     guard kind == .override else { return destroyTyped(box, kind: kind) }
@@ -217,6 +222,8 @@ import CForgeAtomics
   /// because they depend on something the scope overrides; a handful at
   /// most (one per live scope that read the slot).
   @exclusivity(unchecked) private var scopeKept: [ScopeKept] = []
+
+  override var keepsScopeInstancesLocked: Bool { !scopeKept.isEmpty }
 
   /// An instance kept for one override scope, with its own build state.
   struct ScopeKept {

@@ -7,11 +7,20 @@
   /// Whether ``SlotKeyBits/third`` is part of the identity; when it is not,
   /// it is 0 and lookups do not compare it.
   static var identityUsesThirdWord: Bool { get }
+  /// Whether a key can stop being asked for while its store lives (an
+  /// object key whose object is gone); only such stores look for gone keys
+  /// to drop.
+  static var keysCanGo: Bool { get }
+  /// Whether nothing can ask for this key any more.
+  var isGone: Bool { get }
 }
 
 extension SlotKey {
   @inlinable
   package static var identityUsesThirdWord: Bool { false }
+  @inlinable
+  package static var keysCanGo: Bool { false }
+  @usableFromInline package var isGone: Bool { false }
 }
 
 /// The words that identify a key in the thread's slot cache.
@@ -30,10 +39,11 @@ extension SlotKey {
     self.third = third
   }
 
-  /// The bits of an object's identity (a provider, a service).
+  /// The bits of an object key (a provider, a service): its serial
+  /// (``KeyObject/keySerial``).
   @inlinable
-  package init(identity: ObjectIdentifier) {
-    self.init(UInt(bitPattern: identity), 1)
+  package init(serial: UInt) {
+    self.init(serial, 1)
   }
 }
 
@@ -57,7 +67,12 @@ extension ObjectIdentifier: SlotKey {
 
 extension IdentityKey: SlotKey {
   @inline(__always)
-  @usableFromInline package var identityBits: SlotKeyBits? { SlotKeyBits(identity: ObjectIdentifier(object)) }
+  @usableFromInline package var identityBits: SlotKeyBits? { SlotKeyBits(serial: serial) }
+
+  @inlinable
+  package static var keysCanGo: Bool { true }
+
+  @usableFromInline package var isGone: Bool { life.hasEnded }
 }
 
 extension Int: SlotKey {

@@ -308,15 +308,18 @@ extension SlotStore {
     servesPreview: Bool,
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
+    var released: [Any] = []
+    var boxes: [RetiredBox] = []
     lock.lock()
     let slot: Slot<T>
     do {
-      slot = try slotLocked(for: key, name: .text(name()))
+      slot = try slotLocked(for: key, name: .text(name()), released: &released, boxes: &boxes)
     } catch {
       lock.unlock()
       throw error
     }
     lock.unlock()
+    release(released, boxes: boxes)
     thread.pointee.owner.recordDependency(slot)
     return try resolveLayers(slot, lifetime: lifetime, factory: factory, servesPreview: servesPreview, thread: thread)
   }

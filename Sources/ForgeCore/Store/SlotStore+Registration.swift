@@ -48,7 +48,7 @@ extension SlotStore {
       )
       fatalError("ForgeCore: \(diagnostic)")
     }
-    // Slots are never removed, so the key's slot is still there.
+    // A registered key (a type) never goes, so its slot is still there.
     try reRegister(key, lifetime: lifetime, factory: factory)
   }
 
@@ -153,6 +153,9 @@ extension SlotStore {
   func resolveRegisteredLocked<T>(_ key: Key, as type: T.Type, bind: (Any) -> (@Sendable () throws -> T)?) throws -> T {
     var registered: Slot<T>.Registered?
     var found: AnySlot?
+    var released: [Any] = []
+    var boxes: [RetiredBox] = []
+    defer { release(released, boxes: boxes) }  // after the lock
     try lock.withLock {
       let slot: Slot<T>
       if let existing = slots[key] {
@@ -168,7 +171,7 @@ extension SlotStore {
           )
         }
         registrations[key] = nil
-        slot = try slotLocked(for: key, name: registration.name)
+        slot = try slotLocked(for: key, name: registration.name, released: &released, boxes: &boxes)
         // After the slot is in the table: a reader that sees the count
         // drop sees the slot.
         unresolvedRegistrationCount.add(-1)
@@ -203,17 +206,18 @@ extension SlotStore {
   /// ```
   package func registerBuilt<T: Sendable>(_ key: Key, name: SlotName, instance: T) throws {
     var released: [Any] = []
-    let boxes: [RetiredBox] = try lock.withLock {
+    var boxes: [RetiredBox] = []
+    try lock.withLock {
       let wasUnresolved = registrations.removeValue(forKey: key) != nil
       if !registeredKeys.contains(key) { registeredKeys.append(key) }  // rare: a linear search is fine
-      let slot: Slot<T> = try slotLocked(for: key, name: name)
+      let slot: Slot<T> = try slotLocked(for: key, name: name, released: &released, boxes: &boxes)
       if wasUnresolved { unresolvedRegistrationCount.add(-1) }
       let replaced = slot.publishRegistration(Slot<T>.Registered(factory: { instance }, lifetime: .singleton))
       retired.retire(replaced, of: slot, kind: .registration)
       slot.state.invalidate()
       takeStoredLocked(slot, into: &released)
       retired.retire(slot.store(instance, lifetime: .singleton), of: slot, kind: .instance)
-      return retired.reclaim()
+      boxes += retired.reclaim()
     }
     release(released, boxes: boxes)
   }

@@ -42,6 +42,8 @@ import CForgeAtomics
   /// Where ``table`` publishes itself: what the read path starts from.
   @usableFromInline let tableCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   @usableFromInline @exclusivity(unchecked) var slots: [Key: AnySlot] = [:]
+  /// The next slot's place in the store's creation order (``AnySlot/serial``).
+  @exclusivity(unchecked) var nextSlotSerial = 0
   /// Registered factories that nothing has resolved yet (see
   /// ``register(_:name:lifetime:builder:as:bind:)``).
   @usableFromInline @exclusivity(unchecked) var registrations: [Key: SlotRegistration] = [:]
@@ -77,12 +79,21 @@ import CForgeAtomics
 
   // MARK: Slots
 
-  /// The slot for `key`, made on first use. Call with the lock held.
-  func slotLocked<T>(for key: Key, name: @autoclosure () -> SlotName) throws -> Slot<T> {
+  /// The slot for `key`, made on first use. Call with the lock held; what
+  /// `released` and `boxes` collect (what gone keys kept, see
+  /// ``dropGoneKeysLocked(into:boxes:)``) is released after unlocking.
+  func slotLocked<T>(
+    for key: Key,
+    name: @autoclosure () -> SlotName,
+    released: inout [Any],
+    boxes: inout [RetiredBox]
+  ) throws -> Slot<T> {
     if let existing = slots[key] { return try typedLocked(existing, for: key) }
+    if Key.keysCanGo, table.isFull { dropGoneKeysLocked(into: &released, boxes: &boxes) }
     let slot = Slot<T>(name: name(), target: OverrideScope.Target(store: identity, key: key), storeLock: lock)
     if !overrides.isEmpty, let entry = overrides[key] { _ = slot.publishOverride(entry) }
-    slot.serial = slots.count
+    slot.serial = nextSlotSerial
+    nextSlotSerial += 1
     slots[key] = slot
     // The bits of the key the store keeps, which stay valid as long as it.
     if let index = slots.index(forKey: key), let bits = slots.keys[index].identityBits {
@@ -90,6 +101,53 @@ import CForgeAtomics
     }
     return slot
   }
+
+  /// Drops what the store keeps for keys nothing can ask for any more (a
+  /// provider or service that is gone): their slots with the instances
+  /// they keep, and their container-wide overrides. Called when the table
+  /// is full, so a store that sees a stream of short-lived providers stays
+  /// the size of the live ones. Kept: a slot whose build is in progress,
+  /// that keeps an instance for an override scope, or whose instance
+  /// ``shutdown()`` must still stop (one that adopts ``GracefulShutdown``,
+  /// or an async dependency's handle). Call with the lock held; release
+  /// `released`, and destroy `boxes`, after unlocking (an instance's
+  /// deinit may do anything).
+  ///
+  /// No reader can hold a dropped slot: a lock-free read finds a slot only
+  /// through its key's bits, which come from the live object, and a
+  /// serial is never reused.
+  func dropGoneKeysLocked(into released: inout [Any], boxes: inout [RetiredBox]) {
+    for key in overrides.keys where key.isGone {
+      released.append(overrides.removeValue(forKey: key) as Any)
+      overrideCount.add(-1)
+      if let slot = slots[key] { retired.retire(slot.publishOverride(nil), of: slot, kind: .override) }
+    }
+    let gone = slots.filter { key, slot in key.isGone && Self.mayDropLocked(slot) }
+    for (key, slot) in gone {
+      slots[key] = nil
+      if let bits = key.identityBits { table.remove(bits) }
+      takeStoredLocked(slot, into: &released)
+      released.append(slot)
+    }
+    // A scope remembers what a slot reaches by the slot's address, which a
+    // new slot may take.
+    if !gone.isEmpty { Gates.edgeEpoch.add(1) }
+    boxes += retired.reclaim()
+  }
+
+  /// Whether dropping `slot` loses nothing anyone can still reach: see
+  /// ``dropGoneKeysLocked(into:boxes:)``. Call with the lock held.
+  private static func mayDropLocked(_ slot: AnySlot) -> Bool {
+    guard slot.state.building == nil, !slot.keepsScopeInstancesLocked else { return false }
+    guard let instance = slot.storedInstance else { return true }
+    return !(instance is any GracefulShutdown) && !(instance is any AsyncKeptInstance)
+  }
+
+  /// How many slots the store holds; for tests.
+  package var slotCount: Int { lock.withLock { slots.count } }
+
+  /// How many container-wide overrides the store holds; for tests.
+  package var installedOverrideCount: Int { lock.withLock { overrides.count } }
 
   /// `slot`, found for `key`, as a slot of `T`; a mismatch when it holds
   /// another type.

@@ -3,14 +3,19 @@ import CForgeAtomics
 /// A store's slots by key bits, for reads without a lock: an open-addressing
 /// hash table in raw memory, published through one atomic cell.
 ///
-/// Entries are only ever added, never changed or removed (a store keeps its
-/// slots as long as it lives), so a reader needs no hazard pointer for the
-/// table: an entry is written in full before its slot word is published
-/// (release), and a reader takes the slot word first (acquire). When the
-/// table fills past half, the store publishes a copy twice the size and
-/// keeps the old one, whose entries stay valid, until it dies; the old
-/// tables add up to less than the current one. A lookup costs the same
-/// with ten slots or twenty thousand: one hash, usually one probe.
+/// Entries are only ever added, never changed or emptied, so a reader needs
+/// no hazard pointer for the table: an entry is written in full before its
+/// slot word is published (release), and a reader takes the slot word first
+/// (acquire). When the table fills past half, the store publishes a copy
+/// (twice the size, or the same size when removed entries made the room)
+/// and keeps the old one, whose entries stay valid, until it dies. A lookup
+/// costs the same with ten slots or twenty thousand: one hash, usually one
+/// probe.
+///
+/// A removed entry (a key nothing can ask for any more, see
+/// ``SlotKey/isGone``) stays where it is, so that probes go on past it, and
+/// is marked with a value type of 0; no reader can match it, since its key
+/// bits are never asked for again, and the next copy leaves it out.
 ///
 /// ```swift
 /// if let entry = SlotTable.entry(in: store.tableCell, for: bits, comparingThird: false),
@@ -36,6 +41,8 @@ import CForgeAtomics
   /// How many entries the published table holds; written under the
   /// store's lock.
   private var count = 0
+  /// How many of those are removed.
+  private var removed = 0
   private var capacity = 0
   /// Whether entries hold a third key word.
   private let usesThirdWord: Bool
@@ -92,10 +99,13 @@ import CForgeAtomics
     (bits.first ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F)) &* 0x9E37_79B9_7F4A_7C15
   }
 
+  /// Whether the next insertion needs a new table.
+  var isFull: Bool { (count + 1) * 2 > capacity }
+
   /// Adds `slot` under `bits`, growing the table first when it is half
   /// full. Call with the store's lock held, once per slot.
   mutating func insert(_ slot: AnySlot, bits: SlotKeyBits) {
-    if (count + 1) * 2 > capacity { grow() }
+    if isFull { grow() }
     guard let table = cell.pointee else { return }
     place(
       slot: Unmanaged.passUnretained(slot).toOpaque(), bits: bits, valueType: slot.valueType, cell: slot.cell, in: table
@@ -103,8 +113,28 @@ import CForgeAtomics
     count += 1
   }
 
+  /// Marks the entry for `bits` removed: its slot is going. Call with the
+  /// store's lock held, only for a key nothing can ask for any more.
+  mutating func remove(_ bits: SlotKeyBits) {
+    guard let table = cell.pointee else { return }
+    let words = table.assumingMemoryBound(to: UInt.self)
+    var index = Self.hash(bits) &>> words[0]
+    while true {
+      let entry = words + Self.headerWords + Int(bitPattern: index) * entryWords
+      guard entry[0] != 0 else { return }
+      if entry[1] == bits.first, entry[2] == bits.second, !usesThirdWord || entry[5] == bits.third, entry[3] != 0 {
+        entry[3] = 0
+        removed += 1
+        return
+      }
+      index = (index &+ 1) & words[1]
+    }
+  }
+
   private mutating func grow() {
-    let newCapacity = max(Self.initialCapacity, capacity * 2)
+    // Room made by removed entries is reused by a copy of the same size.
+    let live = count - removed
+    let newCapacity = max(Self.initialCapacity, (live + 1) * 4 <= capacity ? capacity : capacity * 2)
     let words = Self.headerWords + newCapacity * entryWords
     let table = UnsafeMutableRawPointer.allocate(byteCount: words * MemoryLayout<UInt>.size, alignment: 64)
     table.initializeMemory(as: UInt.self, repeating: 0, count: words)
@@ -115,7 +145,7 @@ import CForgeAtomics
       let oldWords = old.assumingMemoryBound(to: UInt.self)
       for index in 0..<capacity {
         let entry = oldWords + Self.headerWords + index * entryWords
-        guard let slot = UnsafeMutableRawPointer(bitPattern: entry[0]) else { continue }
+        guard let slot = UnsafeMutableRawPointer(bitPattern: entry[0]), entry[3] != 0 else { continue }
         place(
           slot: slot,
           bits: SlotKeyBits(entry[1], entry[2], usesThirdWord ? entry[5] : 0),
@@ -128,6 +158,8 @@ import CForgeAtomics
     }
     forge_store_release(cell, table)
     capacity = newCapacity
+    count = live
+    removed = 0
   }
 
   /// Writes an entry into `table` (not yet published, or published with

@@ -50,6 +50,10 @@ package final class ValidationSession: @unchecked Sendable {
   package private(set) var failedSlot: AnySlot?
   /// Slots an override served during the run.
   package private(set) var overridden: Set<ObjectIdentifier> = []
+  /// Every slot the run resolved, which the maps above know by address:
+  /// held, so that no slot a store drops meanwhile (see `SlotKey.isGone`)
+  /// can leave its address to another.
+  private var held: [ObjectIdentifier: AnySlot] = [:]
   /// Where the first failure of a throwing dialect happened, noted by the
   /// dialect where it first sees the error (by the time the root catches
   /// it, the builds around it are over): the chain being built, and what
@@ -109,6 +113,7 @@ package final class ValidationSession: @unchecked Sendable {
   ) throws -> T {
     let identity = ObjectIdentifier(slot)
     let keptValue: Any? = lock.withLock {
+      if held[identity] == nil { held[identity] = slot }
       if !records { overridden.insert(identity) }
       if lifetime.isStored, let value = kept[identity] { return value }
       if records, attempted[identity] == nil { attempted[identity] = lifetime }
