@@ -73,6 +73,13 @@ struct SwiftPodModel {
     return made
   }
 
+  /// A provider made for one resolution, of `p1`'s dependent: built anew
+  /// whatever was built before, since it is a dependency of its own.
+  mutating func resolveShortLived() -> Made {
+    let part = resolve(.p1)
+    return make("built short-lived", [part])
+  }
+
   mutating func clear(_ scope: Scope) {
     let cleared = scope.cleared
     kept = kept.filter { !cleared.contains($0.key.scope) }
@@ -85,8 +92,11 @@ enum SwiftPodOperation: CustomStringConvertible {
   case override(SwiftPodModel.Key, scope: SwiftPodModel.Scope?)
   case removeOverride(SwiftPodModel.Key)
   case clear(SwiftPodModel.Scope)
+  /// Resolves short-lived providers that read p1 and then go: enough of
+  /// them that the pod drops what it kept for them in between.
+  case churn
 
-  static let codes = 0...19
+  static let codes = 0...20
 
   init(_ code: Int) {
     let keys = SwiftPodModel.Key.allCases
@@ -100,6 +110,7 @@ enum SwiftPodOperation: CustomStringConvertible {
     case 15: self = .clear(.flow)
     case 16: self = .clear(.step)
     case 17: self = .clear(.singleton)
+    case 20: self = .churn
     default: self = .resolve(keys[code - 18 + 2])
     }
   }
@@ -110,6 +121,7 @@ enum SwiftPodOperation: CustomStringConvertible {
     case .override(let key, let scope): "override \(key)\(scope.map { " in \($0)" } ?? "")"
     case .removeOverride(let key): "remove override \(key)"
     case .clear(let scope): "clear \(scope)"
+    case .churn: "churn"
     }
   }
 }
@@ -140,6 +152,9 @@ final class SwiftPodModelRun {
     }
   }
 
+  /// More than a new pod's table holds before it first looks for gone keys.
+  static let churnRounds = 12
+
   func run() -> String? {
     for (index, operation) in operations.enumerated() {
       switch operation {
@@ -163,6 +178,19 @@ final class SwiftPodModelRun {
       case .clear(let scope):
         pod.clearCachedInstances(forScope: Self.scope(scope))
         model.clear(scope)
+      case .churn:
+        for round in 0..<Self.churnRounds {
+          let p1 = providers[0]
+          let serials = serials
+          let scope: any ProviderScope = round.isMultiple(of: 2) ? SingletonScope() : FlowScope()
+          let shortLived = Provider(scope: scope) { pod in serials.make("built short-lived", [pod.resolve(p1)]) }
+          let real = pod.resolve(shortLived).made
+          let expected = model.resolveShortLived()
+          if real != expected {
+            let steps = operations[...index].map(\.description).joined(separator: "; ")
+            return "after \(steps) (round \(round)): the pod gave \(real), the model \(expected)"
+          }
+        }
       }
     }
     return nil
@@ -171,7 +199,7 @@ final class SwiftPodModelRun {
 
 @Suite("SwiftPod against its reference model", .timeLimit(.minutes(5)))
 struct SwiftPodModelTests {
-  @Test("random sequences of resolutions, overrides and scope clears agree with the model")
+  @Test("random sequences of resolutions, overrides, scope clears and short-lived providers agree with the model")
   func agreesWithModel() async {
     await propertyCheck(count: modelSequences, input: Gen.int(in: SwiftPodOperation.codes).array(of: 1...24)) { codes in
       let disagreement = SwiftPodModelRun(codes).run()
