@@ -2,32 +2,21 @@ import DependencyFetcher
 import ForgeTestSupport
 import Testing
 
-/// Counts the instances of a class alive, for tests that check a fetcher
-/// let go of what it made.
-private final class Tracked: Sendable {
-  static let alive = Counter()
-  let number: Int
-  init(_ number: Int) {
-    self.number = number
-    Self.alive.increment()
-  }
-  deinit { Self.alive.decrement() }
-}
-
-@Suite("DependencyFetcher: a fetcher forgets services that are gone", .serialized, .timeLimit(.minutes(1)))
+@Suite("DependencyFetcher: a fetcher forgets services that are gone", .timeLimit(.minutes(1)))
 struct GoneServiceTests {
   @Test("2,000 short-lived services: their slots and instances go, a live service's instance stays")
   func servicesGo() {
     let fetcher = Fetcher.createDefault()
     let kept = Service { Thing("kept") }
     let first = fetcher.fetch(kept)
+    let alive = Counter()
     for index in 0..<2_000 {
-      let service = Service { Tracked(index) }
+      let service = Service { Tracked(index, alive: alive) }
       #expect(fetcher.fetch(service).number == index)
     }
     // A slot goes when the table next fills: at most the table's half.
     #expect(fetcher.engine.slotCount < 64)
-    #expect(Tracked.alive.count < 64)
+    #expect(alive.count < 64)
     #expect(fetcher.fetch(kept) === first)
   }
 

@@ -17,6 +17,19 @@ package final class Thing: Sendable {
   package init(_ label: String = "thing") { self.label = label }
 }
 
+/// An instance that counts itself in `alive` while it lives, for tests
+/// that check a container let go of what it built.
+package final class Tracked: Sendable {
+  package let number: Int
+  private let alive: Counter
+  package init(_ number: Int, alive: Counter = Counter()) {
+    self.number = number
+    self.alive = alive
+    alive.increment()
+  }
+  deinit { alive.decrement() }
+}
+
 /// Counts runs (of a factory, say) across threads.
 package final class Counter: Sendable {
   private let value = LockedValue(0)
