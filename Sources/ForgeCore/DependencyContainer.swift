@@ -31,6 +31,9 @@ public struct ForgeEngine: Sendable {
 
   /// How many container-wide overrides the store holds; for tests.
   package var overrideCount: Int { store.installedOverrideCount }
+
+  /// How many replaced slot tables the store keeps; for tests.
+  package var replacedTableCount: Int { store.replacedTableCount }
 }
 
 /// What ``DependencyContainer`` needs of a store, whatever its key type.
@@ -41,6 +44,7 @@ protocol EngineStore: AnyObject, Sendable {
   func shutdown() async -> ShutdownReport
   var slotCount: Int { get }
   var installedOverrideCount: Int { get }
+  var replacedTableCount: Int { get }
 }
 
 extension SlotStore: EngineStore {}

@@ -21,7 +21,9 @@ extension SlotStore {
     guard Gates.isClearForThisTask, overrideCount.value == 0,
       !thread.pointee.isCapturing,
       let bits,
-      let entry = SlotTable.entry(in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord),
+      let entry = SlotTable.entry(
+        in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
+        emptiesEntries: Key.self == IdentityKey.self),
       entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
     else { return nil }
     return entry
@@ -90,7 +92,9 @@ extension SlotStore {
     let thread = ResolutionContext.currentFast
     var known: Unmanaged<AnySlot>?
     if !thread.pointee.isCapturing, let bits,
-      let entry = SlotTable.entry(in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord),
+      let entry = SlotTable.entry(
+        in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
+        emptiesEntries: Key.self == IdentityKey.self),
       entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
     {
       let slot = entry.slot

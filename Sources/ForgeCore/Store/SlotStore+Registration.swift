@@ -140,7 +140,9 @@ extension SlotStore {
     // register it for a test).
     if unresolvedRegistrationCount.value == 0, Gates.activeOverrideScopes.value == 0,
       !thread.pointee.isCapturing, let bits = key.identityBits,
-      SlotTable.entry(in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord) == nil
+      SlotTable.entry(
+        in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
+        emptiesEntries: Key.self == IdentityKey.self) == nil
     {
       throw NotRegistered.error
     }

@@ -38,12 +38,15 @@ import CForgeAtomics
   /// Boxes taken out of their cells that a reader may still hold.
   @exclusivity(unchecked) var retired = RetiredBoxes()
   /// The slots by key bits, for reads without the lock.
-  @exclusivity(unchecked) var table = SlotTable(usesThirdWord: Key.identityUsesThirdWord)
+  @exclusivity(unchecked) var table = SlotTable(
+    usesThirdWord: Key.identityUsesThirdWord, emptiesEntries: Key.keysCanGo)
   /// Where ``table`` publishes itself: what the read path starts from.
   @usableFromInline let tableCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   @usableFromInline @exclusivity(unchecked) var slots: [Key: AnySlot] = [:]
   /// The next slot's place in the store's creation order (``AnySlot/serial``).
   @exclusivity(unchecked) var nextSlotSerial = 0
+  /// Slots made since the store last looked for gone keys.
+  @exclusivity(unchecked) var slotsMadeSinceLook = 0
   /// Registered factories that nothing has resolved yet (see
   /// ``register(_:name:lifetime:builder:as:bind:)``).
   @usableFromInline @exclusivity(unchecked) var registrations: [Key: SlotRegistration] = [:]
@@ -89,7 +92,16 @@ import CForgeAtomics
     boxes: inout [RetiredBox]
   ) throws -> Slot<T> {
     if let existing = slots[key] { return try typedLocked(existing, for: key) }
-    if Key.keysCanGo, table.isFull { dropGoneKeysLocked(into: &released, boxes: &boxes) }
+    if Key.keysCanGo {
+      // Once the table is a quarter full, while most gone keys' entries
+      // can still be emptied; amortised: a look costs the slots there are,
+      // and comes after a quarter as many new ones.
+      slotsMadeSinceLook += 1
+      if table.isFull || (table.isQuarterFull && slotsMadeSinceLook * 4 >= slots.count) {
+        slotsMadeSinceLook = 0
+        dropGoneKeysLocked(into: &released, boxes: &boxes)
+      }
+    }
     let slot = Slot<T>(name: name(), target: OverrideScope.Target(store: identity, key: key), storeLock: lock)
     if !overrides.isEmpty, let entry = overrides[key] { _ = slot.publishOverride(entry) }
     slot.serial = nextSlotSerial
@@ -104,8 +116,8 @@ import CForgeAtomics
 
   /// Drops what the store keeps for keys nothing can ask for any more (a
   /// provider or service that is gone): their slots with the instances
-  /// they keep, and their container-wide overrides. Called when the table
-  /// is full, so a store that sees a stream of short-lived providers stays
+  /// they keep, and their container-wide overrides. Called as the table
+  /// fills, so a store that sees a stream of short-lived providers stays
   /// the size of the live ones. Kept: a slot whose build is in progress,
   /// that keeps an instance for an override scope, or whose instance
   /// ``shutdown()`` must still stop (one that adopts ``GracefulShutdown``,
@@ -148,6 +160,9 @@ import CForgeAtomics
 
   /// How many container-wide overrides the store holds; for tests.
   package var installedOverrideCount: Int { lock.withLock { overrides.count } }
+
+  /// How many replaced slot tables the store keeps; for tests.
+  package var replacedTableCount: Int { lock.withLock { table.replacedTableCount } }
 
   /// `slot`, found for `key`, as a slot of `T`; a mismatch when it holds
   /// another type.

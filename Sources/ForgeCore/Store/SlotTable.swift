@@ -13,12 +13,15 @@ import CForgeAtomics
 /// probe.
 ///
 /// A removed entry (a key nothing can ask for any more, see
-/// ``SlotKey/isGone``) stays where it is, so that probes go on past it, and
-/// is marked with a value type of 0; no reader can match it, since its key
-/// bits are never asked for again, and the next copy leaves it out.
+/// ``SlotKey/isGone``) is marked with a value type of 0; no reader can
+/// match it, since its key bits are never asked for again. It stays where
+/// it is while some live key's probe goes past it, and is emptied once
+/// none does; a new key takes an emptied or removed entry on its way, and
+/// the next copy leaves removed ones out. A store that sees a stream of
+/// short-lived keys thus rarely copies its table.
 ///
 /// ```swift
-/// if let entry = SlotTable.entry(in: store.tableCell, for: bits, comparingThird: false),
+/// if let entry = SlotTable.entry(in: store.tableCell, for: bits, comparingThird: false, emptiesEntries: false),
 ///   entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
 /// {
 ///   // entry.cell holds the published instance
@@ -46,12 +49,18 @@ import CForgeAtomics
   private var capacity = 0
   /// Whether entries hold a third key word.
   private let usesThirdWord: Bool
+  /// Whether entries are removed and emptied (the store's keys can go):
+  /// then an emptied entry may be written again while a reader that saw it
+  /// before is still comparing it, so its first key word is written last
+  /// and read with acquire.
+  private let emptiesEntries: Bool
   private var entryWords: Int { Self.entryWords(withThirdWord: usesThirdWord) }
   /// Tables replaced by larger ones, which readers may still be probing.
   private var retiredTables: [UnsafeMutableRawPointer] = []
 
-  init(usesThirdWord: Bool) {
+  init(usesThirdWord: Bool, emptiesEntries: Bool) {
     self.usesThirdWord = usesThirdWord
+    self.emptiesEntries = emptiesEntries
     cell = CacheLines.allocate(UnsafeMutableRawPointer?.self)
     cell.initialize(to: nil)
   }
@@ -66,12 +75,15 @@ import CForgeAtomics
 
   /// The entry for `bits`, if the table published in `cell` has one;
   /// `comparingThird` says whether the store's keys use the third word (and
-  /// its entries hold it), as the table was made.
+  /// its entries hold it), and `emptiesEntries` whether the table empties
+  /// entries and writes them again (its store's keys can go), as the table
+  /// was made.
   @inlinable @inline(__always)
   package static func entry(
     in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
     for bits: SlotKeyBits,
-    comparingThird: Bool
+    comparingThird: Bool,
+    emptiesEntries: Bool
   ) -> SlotTableEntry? {
     guard let table = forge_load_acquire(cell) else { return nil }
     let words = table.assumingMemoryBound(to: UInt.self)
@@ -79,14 +91,22 @@ import CForgeAtomics
     var index = Self.hash(bits) &>> words[0]
     while true {
       let entry = words + Self.headerWords + Int(bitPattern: index) &* Self.entryWords(withThirdWord: comparingThird)
-      guard
-        forge_load_acquire(UnsafeMutableRawPointer(entry).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)) != nil
-      else { return nil }
-      if entry[1] == bits.first, entry[2] == bits.second, !comparingThird || entry[5] == bits.third {
+      guard forge_load_acquire(Self.word(entry)) != nil else { return nil }
+      // In a table whose entries are emptied and written again, the first
+      // key word is written last (see place(slot:bits:valueType:cell:in:)):
+      // read with acquire, so that a match sees the rest of the entry.
+      let first = emptiesEntries ? UInt(bitPattern: forge_load_acquire(Self.word(entry + 1))) : entry[1]
+      if first == bits.first, entry[2] == bits.second, !comparingThird || entry[5] == bits.third {
         return SlotTableEntry(words: entry)
       }
       index = (index &+ 1) & mask
     }
+  }
+
+  /// An entry's word, for the C atomics.
+  @inlinable @inline(__always)
+  static func word(_ word: UnsafeMutablePointer<UInt>) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    UnsafeMutableRawPointer(word).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
   }
 
   /// Mixes the first two key words into the high bits, which the shift
@@ -99,36 +119,99 @@ import CForgeAtomics
     (bits.first ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F)) &* 0x9E37_79B9_7F4A_7C15
   }
 
+  /// How many replaced tables are kept; for tests.
+  var replacedTableCount: Int { retiredTables.count }
+
+  /// Whether the table holds a quarter of what it can before it is copied:
+  /// in a store whose keys go, the moment to look for gone ones, while
+  /// most of their entries can still be emptied (see ``remove(_:)``).
+  var isQuarterFull: Bool { count * 4 >= capacity }
+
   /// Whether the next insertion needs a new table.
   var isFull: Bool { (count + 1) * 2 > capacity }
 
   /// Adds `slot` under `bits`, growing the table first when it is half
-  /// full. Call with the store's lock held, once per slot.
+  /// full. Call with the store's lock held, once per slot, for a key the
+  /// table does not hold.
   mutating func insert(_ slot: AnySlot, bits: SlotKeyBits) {
-    if isFull { grow() }
+    // A removed entry that takes the key leaves the empty ones as they are.
+    let reusesRemoved = emptiesEntries && removed > 0 && firstFree(for: bits).isRemoved
+    if !reusesRemoved, isFull { grow() }
     guard let table = cell.pointee else { return }
     place(
       slot: Unmanaged.passUnretained(slot).toOpaque(), bits: bits, valueType: slot.valueType, cell: slot.cell, in: table
     )
-    count += 1
+    if reusesRemoved { removed -= 1 } else { count += 1 }
+  }
+
+  /// The entry at `index` of the published table.
+  private func entry(_ index: UInt) -> UnsafeMutablePointer<UInt> {
+    let words = cell.pointee.unsafelyUnwrapped.assumingMemoryBound(to: UInt.self)
+    return words + Self.headerWords + Int(bitPattern: index) * entryWords
+  }
+
+  /// The first entry from `bits`'s place that a new key may take: an empty
+  /// one, or, in a table that empties entries, a removed one.
+  private func firstFree(for bits: SlotKeyBits) -> (index: UInt, isRemoved: Bool) {
+    guard let table = cell.pointee else { return (0, false) }
+    let words = table.assumingMemoryBound(to: UInt.self)
+    var index = Self.hash(bits) &>> words[0]
+    while entry(index)[0] != 0 {
+      if emptiesEntries, entry(index)[3] == 0 { return (index, true) }
+      index = (index &+ 1) & words[1]
+    }
+    return (index, false)
   }
 
   /// Marks the entry for `bits` removed: its slot is going. Call with the
   /// store's lock held, only for a key nothing can ask for any more.
+  ///
+  /// A removed entry stays in place while a probe may need to go past it
+  /// to a live entry: a key lives at or after its hash's place, before the
+  /// first empty entry from there. Removed entries no live key's probe
+  /// passes are emptied, so that their room serves new keys without a new
+  /// table.
   mutating func remove(_ bits: SlotKeyBits) {
     guard let table = cell.pointee else { return }
     let words = table.assumingMemoryBound(to: UInt.self)
+    let mask = words[1]
     var index = Self.hash(bits) &>> words[0]
     while true {
-      let entry = words + Self.headerWords + Int(bitPattern: index) * entryWords
-      guard entry[0] != 0 else { return }
-      if entry[1] == bits.first, entry[2] == bits.second, !usesThirdWord || entry[5] == bits.third, entry[3] != 0 {
-        entry[3] = 0
+      let found = entry(index)
+      guard found[0] != 0 else { return }
+      if found[1] == bits.first, found[2] == bits.second, !usesThirdWord || found[5] == bits.third, found[3] != 0 {
+        found[3] = 0
         removed += 1
-        return
+        break
       }
-      index = (index &+ 1) & words[1]
+      index = (index &+ 1) & mask
     }
+    // This entry, then the removed ones before it, while no probe needs them.
+    while entry(index)[0] != 0, entry(index)[3] == 0, !isPassed(index) {
+      forge_store_release(Self.word(entry(index)), nil)
+      count -= 1
+      removed -= 1
+      index = (index &- 1) & mask
+    }
+  }
+
+  /// Whether a probe for some live key passes the entry at `index`: a live
+  /// entry after it, before the next empty one, whose key's place is at or
+  /// before `index`.
+  private func isPassed(_ index: UInt) -> Bool {
+    guard let table = cell.pointee else { return false }
+    let words = table.assumingMemoryBound(to: UInt.self)
+    let mask = words[1]
+    var position = (index &+ 1) & mask
+    while position != index, entry(position)[0] != 0 {
+      let live = entry(position)
+      if live[3] != 0 {
+        let place = Self.hash(SlotKeyBits(live[1], live[2], usesThirdWord ? live[5] : 0)) &>> words[0]
+        if (position &- place) & mask >= (position &- index) & mask { return true }
+      }
+      position = (position &+ 1) & mask
+    }
+    return false
   }
 
   private mutating func grow() {
@@ -163,7 +246,15 @@ import CForgeAtomics
   }
 
   /// Writes an entry into `table` (not yet published, or published with
-  /// the entry's slot word still empty): the slot word last, with release.
+  /// the entry's slot word still empty): the slot word last, with release;
+  /// in a table that empties entries, the first key word after it, also
+  /// with release, since an emptied entry is written again: a reader that
+  /// saw its old slot word, and reads the new first key word (with
+  /// acquire), sees the rest of the new entry too.
+  ///
+  /// In a table that empties entries, a removed entry on the way takes
+  /// the new key (it is written again the same way). The key must not be
+  /// in the table already.
   private func place(
     slot: UnsafeMutableRawPointer,
     bits: SlotKeyBits,
@@ -174,16 +265,17 @@ import CForgeAtomics
     let words = table.assumingMemoryBound(to: UInt.self)
     var index = Self.hash(bits) &>> words[0]
     var entry = words + Self.headerWords + Int(bitPattern: index) * entryWords
-    while entry[0] != 0 {
+    while entry[0] != 0, !emptiesEntries || entry[3] != 0 {
       index = (index &+ 1) & words[1]
       entry = words + Self.headerWords + Int(bitPattern: index) * entryWords
     }
-    entry[1] = bits.first
+    if !emptiesEntries { entry[1] = bits.first }
     entry[2] = bits.second
     entry[3] = UInt(bitPattern: valueType)
     entry[4] = UInt(bitPattern: cell)
     if usesThirdWord { entry[5] = bits.third }
-    forge_store_release(UnsafeMutableRawPointer(entry).assumingMemoryBound(to: UnsafeMutableRawPointer?.self), slot)
+    forge_store_release(Self.word(entry), slot)
+    if emptiesEntries { forge_store_release(Self.word(entry + 1), UnsafeMutableRawPointer(bitPattern: bits.first)) }
   }
 }
 
