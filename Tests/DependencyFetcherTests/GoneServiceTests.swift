@@ -33,7 +33,8 @@ struct GoneServiceTests {
     }
     // The allocator hands the same addresses out again: the check above ran
     // for services at the address of a gone one.
-    #expect(reused > 0)
+    // (Not under AddressSanitizer, which never reuses an address soon.)
+    #expect(reused > 0 || !allocatorReusesAddresses)
   }
 
   @Test("an override of a gone service goes with it")

@@ -17,6 +17,17 @@ package final class Thing: Sendable {
   package init(_ label: String = "thing") { self.label = label }
 }
 
+/// Whether freed memory is handed out again soon, so that a new object
+/// may take a gone one's address: not under AddressSanitizer, which keeps
+/// freed memory aside to catch uses after free.
+package let allocatorReusesAddresses: Bool = {
+  #if canImport(Glibc) || canImport(Musl)
+    return dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") == nil
+  #else
+    return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__asan_init") == nil  // RTLD_DEFAULT
+  #endif
+}()
+
 /// An instance that counts itself in `alive` while it lives, for tests
 /// that check a container let go of what it built.
 package final class Tracked: Sendable {

@@ -54,7 +54,8 @@ struct GoneProviderTests {
     }
     // The allocator hands the same addresses out again: the check above ran
     // for providers at the address of a gone one.
-    #expect(reused > 0)
+    // (Not under AddressSanitizer, which never reuses an address soon.)
+    #expect(reused > 0 || !allocatorReusesAddresses)
   }
 
   @Test("an override of a gone provider goes with it")
