@@ -15,6 +15,11 @@ import ForgeCore
 /// let logger = fetcher.fetch(.logger)
 /// ```
 public final class Service<T>: @unchecked Sendable, KeyObject {
+  // @unchecked: the only state is the closures, the name and the key's
+  // serial and life, which never change. A Fetcher calls `make` at most
+  // once per fetcher, under the engine's exactly-once guarantee, so it is
+  // never run twice at the same time by one fetcher.
+
   /// What a container keys this dependency by: never reused, so a
   /// container need not keep the object alive to tell it from one made
   /// later at the same address (a container forgets a dependency whose
@@ -24,10 +29,6 @@ public final class Service<T>: @unchecked Sendable, KeyObject {
   @usableFromInline package let keyLife = KeyLife.make()
 
   deinit { keyLife.end() }
-  // @unchecked: the only state is the closures and the name, which never
-  // change. A Fetcher calls `make` at most once per fetcher, under the
-  // engine's exactly-once guarantee, so it is never run twice at the same
-  // time by one fetcher.
 
   /// Makes the service; a fetcher calls it the first time the service is
   /// fetched. For a service declared with ``init(_:fileID:line:)-((Fetcher)->T,_,_)``,

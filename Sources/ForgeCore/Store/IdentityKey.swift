@@ -76,7 +76,7 @@ package enum KeySerial {
 extension SlotStore where Key == IdentityKey {
   /// Resolves the dependency an object stands for (a provider, a service):
   /// the published read first, from the object's serial; the key, which
-  /// refers to the object weakly, only on the locked path.
+  /// holds the object's ``KeyObject/keyLife``, only on the locked path.
   ///
   /// Callers pass the object's ``KeyObject/keySerial``, not the object: a
   /// generic object parameter would make them look up its (generic) class
@@ -84,7 +84,7 @@ extension SlotStore where Key == IdentityKey {
   ///
   /// The lifetime is read only on a miss: an object's lifetime never
   /// changes, and only a kept instance is ever published, so a hit needs
-  /// neither the lifetime nor a read of the object.
+  /// neither the lifetime nor anything of the object but its serial.
   ///
   /// Always inlined: it is on the edge of what the optimiser inlines into
   /// a dialect's `resolve` on its own, and called, it costs a hit about 40
