@@ -93,7 +93,7 @@ import CForgeAtomics
       let entry = words + Self.headerWords + Int(bitPattern: index) &* Self.entryWords(withThirdWord: comparingThird)
       guard forge_load_acquire(Self.word(entry)) != nil else { return nil }
       // In a table whose entries are emptied and written again, the first
-      // key word is written last (see place(slot:bits:valueType:cell:in:)):
+      // key word is written last (see write(slot:bits:valueType:cell:at:)):
       // read with acquire, so that a match sees the rest of the entry.
       let first = emptiesEntries ? UInt(bitPattern: forge_load_acquire(Self.word(entry + 1))) : entry[1]
       if first == bits.first, entry[2] == bits.second, !comparingThird || entry[5] == bits.third {
@@ -134,33 +134,46 @@ import CForgeAtomics
   /// full. Call with the store's lock held, once per slot, for a key the
   /// table does not hold.
   mutating func insert(_ slot: AnySlot, bits: SlotKeyBits) {
+    var free = cell.pointee.map { firstFree(for: bits, in: $0) }
     // A removed entry that takes the key leaves the empty ones as they are.
-    let reusesRemoved = emptiesEntries && removed > 0 && firstFree(for: bits).isRemoved
-    if !reusesRemoved, isFull { grow() }
-    guard let table = cell.pointee else { return }
-    place(
-      slot: Unmanaged.passUnretained(slot).toOpaque(), bits: bits, valueType: slot.valueType, cell: slot.cell, in: table
-    )
-    if reusesRemoved { removed -= 1 } else { count += 1 }
+    if free?.isRemoved != true, isFull {
+      grow()
+      free = firstFree(for: bits, in: cell.pointee.unsafelyUnwrapped)
+    }
+    guard let free else { return }
+    write(
+      slot: Unmanaged.passUnretained(slot).toOpaque(), bits: bits, valueType: slot.valueType, cell: slot.cell,
+      at: free.entry)
+    if free.isRemoved { removed -= 1 } else { count += 1 }
+  }
+
+  /// The entry at `index` of `table`.
+  private func entry(_ index: UInt, in table: UnsafeMutableRawPointer) -> UnsafeMutablePointer<UInt> {
+    table.assumingMemoryBound(to: UInt.self) + Self.headerWords + Int(bitPattern: index) * entryWords
   }
 
   /// The entry at `index` of the published table.
-  private func entry(_ index: UInt) -> UnsafeMutablePointer<UInt> {
-    let words = cell.pointee.unsafelyUnwrapped.assumingMemoryBound(to: UInt.self)
-    return words + Self.headerWords + Int(bitPattern: index) * entryWords
+  private func entry(_ index: UInt) -> UnsafeMutablePointer<UInt> { entry(index, in: cell.pointee.unsafelyUnwrapped) }
+
+  /// The key bits an entry holds.
+  private func bits(of entry: UnsafeMutablePointer<UInt>) -> SlotKeyBits {
+    SlotKeyBits(entry[1], entry[2], usesThirdWord ? entry[5] : 0)
   }
 
-  /// The first entry from `bits`'s place that a new key may take: an empty
-  /// one, or, in a table that empties entries, a removed one.
-  private func firstFree(for bits: SlotKeyBits) -> (index: UInt, isRemoved: Bool) {
-    guard let table = cell.pointee else { return (0, false) }
+  /// The first entry of `table` from `bits`'s place that a new key may
+  /// take: an empty one, or, in a table that empties entries, a removed
+  /// one (it is written again the same way).
+  private func firstFree(
+    for bits: SlotKeyBits,
+    in table: UnsafeMutableRawPointer
+  ) -> (entry: UnsafeMutablePointer<UInt>, isRemoved: Bool) {
     let words = table.assumingMemoryBound(to: UInt.self)
     var index = Self.hash(bits) &>> words[0]
-    while entry(index)[0] != 0 {
-      if emptiesEntries, entry(index)[3] == 0 { return (index, true) }
+    while entry(index, in: table)[0] != 0 {
+      if emptiesEntries, entry(index, in: table)[3] == 0 { return (entry(index, in: table), true) }
       index = (index &+ 1) & words[1]
     }
-    return (index, false)
+    return (entry(index, in: table), false)
   }
 
   /// Marks the entry for `bits` removed: its slot is going. Call with the
@@ -206,7 +219,7 @@ import CForgeAtomics
     while position != index, entry(position)[0] != 0 {
       let live = entry(position)
       if live[3] != 0 {
-        let place = Self.hash(SlotKeyBits(live[1], live[2], usesThirdWord ? live[5] : 0)) &>> words[0]
+        let place = Self.hash(bits(of: live)) &>> words[0]
         if (position &- place) & mask >= (position &- index) & mask { return true }
       }
       position = (position &+ 1) & mask
@@ -225,16 +238,16 @@ import CForgeAtomics
     header[0] = UInt(UInt.bitWidth - newCapacity.trailingZeroBitCount)
     header[1] = UInt(newCapacity - 1)
     if let old = cell.pointee {
-      let oldWords = old.assumingMemoryBound(to: UInt.self)
-      for index in 0..<capacity {
-        let entry = oldWords + Self.headerWords + index * entryWords
+      for index in 0..<UInt(capacity) {
+        let entry = entry(index, in: old)
         guard let slot = UnsafeMutableRawPointer(bitPattern: entry[0]), entry[3] != 0 else { continue }
-        place(
+        let bits = bits(of: entry)
+        write(
           slot: slot,
-          bits: SlotKeyBits(entry[1], entry[2], usesThirdWord ? entry[5] : 0),
+          bits: bits,
           valueType: unsafeBitCast(entry[3], to: ObjectIdentifier.self),
           cell: UnsafeMutablePointer(bitPattern: entry[4])!,
-          in: table
+          at: firstFree(for: bits, in: table).entry
         )
       }
       retiredTables.append(old)
@@ -245,30 +258,19 @@ import CForgeAtomics
     removed = 0
   }
 
-  /// Writes an entry into `table` (not yet published, or published with
-  /// the entry's slot word still empty): the slot word last, with release;
-  /// in a table that empties entries, the first key word after it, also
-  /// with release, since an emptied entry is written again: a reader that
-  /// saw its old slot word, and reads the new first key word (with
-  /// acquire), sees the rest of the new entry too.
-  ///
-  /// In a table that empties entries, a removed entry on the way takes
-  /// the new key (it is written again the same way). The key must not be
-  /// in the table already.
-  private func place(
+  /// Writes an entry at `entry` (in a table not yet published, or an
+  /// empty or removed entry of the published one): the slot word last,
+  /// with release; in a table that empties entries, the first key word
+  /// after it, also with release, since an emptied or removed entry is
+  /// written again: a reader that saw its old slot word, and reads the new
+  /// first key word (with acquire), sees the rest of the new entry too.
+  private func write(
     slot: UnsafeMutableRawPointer,
     bits: SlotKeyBits,
     valueType: ObjectIdentifier,
     cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-    in table: UnsafeMutableRawPointer
+    at entry: UnsafeMutablePointer<UInt>
   ) {
-    let words = table.assumingMemoryBound(to: UInt.self)
-    var index = Self.hash(bits) &>> words[0]
-    var entry = words + Self.headerWords + Int(bitPattern: index) * entryWords
-    while entry[0] != 0, !emptiesEntries || entry[3] != 0 {
-      index = (index &+ 1) & words[1]
-      entry = words + Self.headerWords + Int(bitPattern: index) * entryWords
-    }
     if !emptiesEntries { entry[1] = bits.first }
     entry[2] = bits.second
     entry[3] = UInt(bitPattern: valueType)
