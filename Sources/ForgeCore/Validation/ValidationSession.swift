@@ -113,7 +113,7 @@ package final class ValidationSession: @unchecked Sendable {
   ) throws -> T {
     let identity = ObjectIdentifier(slot)
     let keptValue: Any? = lock.withLock {
-      if held[identity] == nil { held[identity] = slot }
+      held[identity] = slot
       if !records { overridden.insert(identity) }
       if lifetime.isStored, let value = kept[identity] { return value }
       if records, attempted[identity] == nil { attempted[identity] = lifetime }
