@@ -27,6 +27,14 @@ struct LockFreeReadTests {
     }
   }
 
+  /// A store with a cached `leaf`, its instance and its bits: what the
+  /// tests below read while other work runs.
+  static func storeWithLeaf() throws -> (store: SlotStore<String>, leaf: Thing, bits: SlotKeyBits) {
+    let store = SlotStore<String>()
+    let leaf = try store.resolve("leaf", lifetime: .cached, name: "leaf") { Thing("leaf") }
+    return (store, leaf, "leaf".identityBits!)
+  }
+
   /// Whether `store` serves `instance` for `bits` without the lock both on
   /// a thread outside any task and in a task of its own.
   static func servedElsewhere(_ instance: Thing, by store: SlotStore<String>, for bits: SlotKeyBits) async -> Bool {
@@ -43,9 +51,7 @@ struct LockFreeReadTests {
     // build records what its factory resolves; it once sent every read of
     // the process to the general path for as long as it ran.
     await #expect(processExitsWith: .success) {
-      let store = SlotStore<String>()
-      let leaf = try store.resolve("leaf", lifetime: .cached, name: "leaf") { Thing("leaf") }
-      let bits = "leaf".identityBits!
+      let (store, leaf, bits) = try LockFreeReadTests.storeWithLeaf()
       let started = Signal()
       let finish = AsyncGate()
       let database = try store.resolve("database", lifetime: .singleton, name: "database") {
@@ -80,9 +86,7 @@ struct LockFreeReadTests {
   func validationElsewhere() async {
     // In a process of its own, as above.
     await #expect(processExitsWith: .success) {
-      let store = SlotStore<String>()
-      let leaf = try store.resolve("leaf", lifetime: .cached, name: "leaf") { Thing("leaf") }
-      let bits = "leaf".identityBits!
+      let (store, leaf, bits) = try LockFreeReadTests.storeWithLeaf()
       let started = Signal()
       let finish = AsyncGate()
       let root = Validation.AsyncRoot(name: "root") {
