@@ -1,5 +1,13 @@
 import ForgeInject
+import ForgeTestSupport
+import Synchronization
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 @Suite("ForgeContainer under concurrency", .timeLimit(.minutes(1)))
 struct ConcurrencyTests {
@@ -20,6 +28,31 @@ struct ConcurrencyTests {
       #expect(builds.count == 1)
       #expect(seen.count == 1)
     }
+  }
+
+  @Test("two threads' first resolutions of a registered type, at the same moment, both find it")
+  func firstResolutionsRacing() {
+    // The first resolution turns the registration into a slot under the
+    // store's lock; a thread that reads the table without the lock in that
+    // moment sees the slot before its factory. It used to report the type
+    // as not registered (a CI run stopped on it, as `typeMismatch` from
+    // `try!`); it must wait for the factory instead.
+    let rounds = 20_000
+    let threads = 6
+    let containers = (0..<rounds).map { _ in
+      let container = ForgeContainer()
+      container.register(with: .singleton) { _ in Widget() }
+      return container
+    }
+    let arrived = RoundGate()
+    let failures = Counter()
+    onThreads(threads) { _ in
+      for (round, container) in containers.enumerated() {
+        arrived.arrive(round: round, threads: threads)
+        if (try? container.resolve() as Widget) == nil { failures.increment() }
+      }
+    }
+    #expect(failures.count == 0)
   }
 
   @Test("concurrent resolve, register and reset never corrupt state")
@@ -60,5 +93,16 @@ struct ConcurrencyTests {
       }
     }
     #expect(built.count == 6_000)
+  }
+}
+
+/// Holds threads at each round until all have arrived, yielding the core
+/// while they wait: more threads than cores leave each round together, and
+/// the system preempts some in the middle of what they do next.
+private final class RoundGate: Sendable {
+  private let arrivals = Atomic(0)
+  func arrive(round: Int, threads: Int) {
+    arrivals.add(1, ordering: .acquiringAndReleasing)
+    while arrivals.load(ordering: .acquiring) < threads * (round + 1) { sched_yield() }
   }
 }

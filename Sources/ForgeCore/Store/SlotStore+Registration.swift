@@ -116,7 +116,9 @@ extension SlotStore {
         return box.assumingMemoryBound(to: T.self).pointee
       }
       // This thread knows the slot, so the store knows it as a reader: the
-      // registration is read without the lock. The store keeps the slot.
+      // registration is read without the lock. The store keeps the slot. A
+      // slot made for a registration is in the table with its factory (see
+      // slotLocked), so an empty cell here means none was registered.
       guard let box = thread.pointee.beginRead(AnySlot.registrationCell(after: cell)) else { throw NotRegistered.error }
       let registered = box.assumingMemoryBound(to: Slot<T>.Registered.self)
       let lifetime = registered.pointee.lifetime
@@ -173,11 +175,12 @@ extension SlotStore {
           )
         }
         registrations[key] = nil
-        slot = try slotLocked(for: key, name: registration.name, released: &released, boxes: &boxes)
+        slot = try slotLocked(
+          for: key, name: registration.name, released: &released, boxes: &boxes,
+          registration: Slot<T>.Registered(factory: typed, lifetime: registration.lifetime))
         // After the slot is in the table: a reader that sees the count
         // drop sees the slot.
         unresolvedRegistrationCount.add(-1)
-        _ = slot.publishRegistration(Slot<T>.Registered(factory: typed, lifetime: registration.lifetime))
       } else {
         return
       }
@@ -212,10 +215,13 @@ extension SlotStore {
     try lock.withLock {
       let wasUnresolved = registrations.removeValue(forKey: key) != nil
       if !registeredKeys.contains(key) { registeredKeys.append(key) }  // rare: a linear search is fine
-      let slot: Slot<T> = try slotLocked(for: key, name: name, released: &released, boxes: &boxes)
+      let existed = slots[key] != nil
+      let registered = Slot<T>.Registered(factory: { instance }, lifetime: .singleton)
+      // A new slot is published with its factory (see slotLocked).
+      let slot: Slot<T> = try slotLocked(
+        for: key, name: name, released: &released, boxes: &boxes, registration: registered)
       if wasUnresolved { unresolvedRegistrationCount.add(-1) }
-      let replaced = slot.publishRegistration(Slot<T>.Registered(factory: { instance }, lifetime: .singleton))
-      retired.retire(replaced, of: slot, kind: .registration)
+      if existed { retired.retire(slot.publishRegistration(registered), of: slot, kind: .registration) }
       slot.state.invalidate()
       takeStoredLocked(slot, into: &released)
       retired.retire(slot.store(instance, lifetime: .singleton), of: slot, kind: .instance)

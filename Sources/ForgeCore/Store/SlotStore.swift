@@ -89,7 +89,8 @@ import CForgeAtomics
     for key: Key,
     name: @autoclosure () -> SlotName,
     released: inout [Any],
-    boxes: inout [RetiredBox]
+    boxes: inout [RetiredBox],
+    registration: Slot<T>.Registered? = nil
   ) throws -> Slot<T> {
     if let existing = slots[key] { return try typedLocked(existing, for: key) }
     if Key.keysCanGo {
@@ -104,6 +105,9 @@ import CForgeAtomics
     }
     let slot = Slot<T>(name: name(), target: OverrideScope.Target(store: identity, key: key), storeLock: lock)
     if !overrides.isEmpty, let entry = overrides[key] { _ = slot.publishOverride(entry) }
+    // Before the table holds the slot: a reader without the lock that
+    // finds a slot made for a registration finds its factory too.
+    if let registration { _ = slot.publishRegistration(registration) }
     slot.serial = nextSlotSerial
     nextSlotSerial += 1
     slots[key] = slot

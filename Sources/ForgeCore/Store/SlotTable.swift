@@ -3,10 +3,10 @@ import CForgeAtomics
 /// A store's slots by key bits, for reads without a lock: an open-addressing
 /// hash table in raw memory, published through one atomic cell.
 ///
-/// Entries are only ever added, never changed or emptied, so a reader needs
-/// no hazard pointer for the table: an entry is written in full before its
-/// slot word is published (release), and a reader takes the slot word first
-/// (acquire). When the table fills past half, the store publishes a copy
+/// A reader needs no hazard pointer for the table: an entry is written in
+/// full before its slot word is published (release), and a reader takes the
+/// slot word first (acquire); only a store whose keys can go ever empties
+/// an entry and writes it again (see below). When the table fills past half, the store publishes a copy
 /// (twice the size, or the same size when removed entries made the room)
 /// and keeps the old one, whose entries stay valid, until it dies. A lookup
 /// costs the same with ten slots or twenty thousand: one hash, usually one
