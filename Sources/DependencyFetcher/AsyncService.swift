@@ -42,11 +42,14 @@ public final class AsyncService<T: Sendable>: Sendable, KeyObject {
 extension Fetcher {
   /// The service's instance, made on the first fetch by its async closure.
   ///
+  /// Runs on the caller's executor: a kept instance is read there, with no
+  /// executor switch and no suspension; only a wait for a build suspends.
+  ///
   /// ```swift
   /// let database = try await fetcher.fetch(.database)
   /// ```
   @inlinable @inline(__always)
-  public func fetch<T>(_ service: AsyncService<T>) async throws -> T {
+  nonisolated(nonsending) public func fetch<T>(_ service: AsyncService<T>) async throws -> T {
     // Inlinable: a hit is the synchronous hit of the handle, then one load.
     let handle = try store.resolveKeptObject(
       serial: service.keySerial, key: IdentityKey(service), lifetime: .singleton, name: service.name

@@ -66,7 +66,7 @@ extension ProviderResolver {
   ///   Repository(database: try await pod.resolve(databaseProvider))
   /// }
   /// ```
-  public func resolve<T>(_ provider: AsyncProvider<T>) async throws -> T {
+  nonisolated(nonsending) public func resolve<T>(_ provider: AsyncProvider<T>) async throws -> T {
     guard let pod = self as? SwiftPod else {
       fatalError(
         "SwiftPod: \(ForgeDiagnostic(.missing, "\(provider.name) is async but \(type(of: self)) cannot build it", reason: "only a SwiftPod builds asynchronously.", fix: "resolve it through a SwiftPod."))",
@@ -79,11 +79,14 @@ extension ProviderResolver {
 extension SwiftPod {
   /// The instance `provider` stands for, built by its async builder.
   ///
+  /// Runs on the caller's executor: a kept instance is read there, with no
+  /// executor switch and no suspension; only a wait for a build suspends.
+  ///
   /// ```swift
   /// let database = try await pod.resolve(databaseProvider)
   /// ```
   @inlinable @inline(__always)
-  public func resolve<T>(_ provider: AsyncProvider<T>) async throws -> T {
+  nonisolated(nonsending) public func resolve<T>(_ provider: AsyncProvider<T>) async throws -> T {
     // Inlinable: a hit is the synchronous hit of the handle, then one load.
     let handle = try store.resolveKeptObject(
       serial: provider.keySerial,

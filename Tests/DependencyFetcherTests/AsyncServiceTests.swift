@@ -18,6 +18,20 @@ struct AsyncServiceTests {
     #expect(try await Fetcher.createDefault().fetch(service).label == "build 2")
   }
 
+  @Test("a kept instance, awaited on the main actor, is read there: no executor switch, no suspension")
+  @MainActor
+  func hitStaysOnCallersActor() async throws {
+    let service = AsyncService { _ in Thing("kept") }
+    let fetcher = Fetcher.createDefault()
+    let kept = try await fetcher.fetch(service)
+    var read: Thing?
+    #expect(try await letsMainActorWorkRun { read = try await fetcher.fetch(service) } == false)
+    #expect(read === kept)
+    // A build does suspend (it runs off the main actor): the check can fail.
+    let other = AsyncService { _ in Thing("built") }
+    #expect(try await letsMainActorWorkRun { _ = try await fetcher.fetch(other) })
+  }
+
   @Test("a closure that throws keeps nothing: every waiter gets the error, the next fetch makes it again")
   func failureRetries() async throws {
     let factory = AsyncFactory(open: false, failing: [1])

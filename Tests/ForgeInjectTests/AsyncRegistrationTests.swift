@@ -35,6 +35,25 @@ struct AsyncRegistrationTests {
     #expect(factory.builds.count == 1)
   }
 
+  @Test("a kept instance, awaited on the main actor, is read there: no executor switch, no suspension")
+  @MainActor
+  func hitStaysOnCallersActor() async throws {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ async in Thing("kept") }
+    let kept: Thing = try await container.resolveAsync()
+    var read: Thing?
+    #expect(try await letsMainActorWorkRun { read = try await container.resolveAsync() as Thing } == false)
+    #expect(read === kept)
+    // Through the protocol, as a builder or a module sees the container.
+    let asProtocol: ForgeContainerProtocol = container
+    #expect(try await letsMainActorWorkRun { read = try await asProtocol.resolveAsync() as Thing } == false)
+    #expect(read === kept)
+    // A build does suspend (it runs off the main actor): the check can fail.
+    let other = ForgeContainer()
+    other.register(with: .singleton) { _ async in Thing("built") }
+    #expect(try await letsMainActorWorkRun { _ = try await other.resolveAsync() as Thing })
+  }
+
   @Test("an Optional request awaits the wrapped type's async builder; nil only when the type is missing")
   func optionalRequests() async throws {
     let container = ForgeContainer()

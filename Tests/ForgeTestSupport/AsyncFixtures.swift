@@ -219,3 +219,25 @@ package enum StorageActorScenario {
     return (ObjectIdentifier(storage), 1)
   }
 }
+
+/// Whether `body`, run on the main actor, let other main-actor work run
+/// in the middle of it: a job enqueued on the main actor just before it
+/// runs at the first suspension, since the main actor takes its jobs in
+/// order. An `await` that needs no executor switch does not suspend.
+///
+/// ```swift
+/// #expect(try await letsMainActorWorkRun { _ = try await pod.resolve(provider) } == false)
+/// ```
+@MainActor
+package func letsMainActorWorkRun(_ body: @MainActor () async throws -> Void) async rethrows -> Bool {
+  let ran = MainActorFlag()
+  let other = Task { @MainActor in ran.isRaised = true }
+  try await body()
+  let suspended = ran.isRaised
+  await other.value
+  return suspended
+}
+
+@MainActor private final class MainActorFlag {
+  var isRaised = false
+}

@@ -70,6 +70,18 @@ struct AsyncDependencyTests {
     #expect(container.factory.builds.count == 1)
   }
 
+  @Test("a kept instance, awaited on the main actor, is read there: no executor switch, no suspension")
+  @MainActor
+  func hitStaysOnCallersActor() async throws {
+    let container = AsyncContainer()
+    let kept = try await container.immediate.value
+    var read: Thing?
+    #expect(try await letsMainActorWorkRun { read = try await container.immediate.value } == false)
+    #expect(read === kept)
+    // A build does suspend (it runs off the main actor): the check can fail.
+    #expect(try await letsMainActorWorkRun { _ = try await AsyncContainer().immediate.value })
+  }
+
   @Test("a transient builds on every read, a cached one again after resetCached()")
   func lifetimes() async throws {
     let container = AsyncContainer()

@@ -16,6 +16,20 @@ struct AsyncProviderTests {
     #expect(factory.builds.count == 1)
   }
 
+  @Test("a kept instance, awaited on the main actor, is read there: no executor switch, no suspension")
+  @MainActor
+  func hitStaysOnCallersActor() async throws {
+    let provider = AsyncProvider { _ in Thing("kept") }
+    let pod = SwiftPod()
+    let kept = try await pod.resolve(provider)
+    var read: Thing?
+    #expect(try await letsMainActorWorkRun { read = try await pod.resolve(provider) } == false)
+    #expect(read === kept)
+    // A build does suspend (it runs off the main actor): the check can fail.
+    let other = AsyncProvider { _ in Thing("built") }
+    #expect(try await letsMainActorWorkRun { _ = try await pod.resolve(other) })
+  }
+
   @Test("a custom scope keeps the instance until it is cleared")
   func scopes() async throws {
     let factory = AsyncFactory()

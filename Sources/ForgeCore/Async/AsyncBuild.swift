@@ -167,7 +167,7 @@ import CForgeAtomics
   ///   - supplied: builds, when the build keeps no factory of its own.
   ///   - suppliedSync: builds without awaiting, when neither does; wrapped
   ///     as an async factory only if a build starts.
-  package func value(
+  nonisolated(nonsending) package func value(
     supplying supplied: (@Sendable () async throws -> Value)? = nil,
     orSync suppliedSync: (@Sendable () throws -> Value)? = nil
   ) async throws -> Value {

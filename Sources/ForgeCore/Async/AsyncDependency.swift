@@ -96,11 +96,14 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
   /// The instance, built by the dependency's factory the first time it is
   /// awaited (or every time, for a transient one).
   ///
+  /// Runs on the caller's executor: a kept instance is read there, with no
+  /// executor switch and no suspension; only a wait for a build suspends.
+  ///
   /// ```swift
   /// let database = try await container.database.value
   /// ```
   @inlinable @inline(__always)
-  public var value: Value {
+  nonisolated(nonsending) public var value: Value {
     get async throws {
       // Inlinable: a hit is two loads in the caller, with no async frame.
       if Gates.isClearForThisTask, let value = build.publishedValue() { return value }
@@ -128,7 +131,7 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
   /// ``value`` past the hit: in an override scope, being built, weak, or
   /// not built yet.
   @usableFromInline
-  package func unpublishedValue() async throws -> Value {
+  nonisolated(nonsending) package func unpublishedValue() async throws -> Value {
     // The factories are handed on as they are: a synchronous one is wrapped
     // only if a build starts, not for every task that waits for one.
     if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {

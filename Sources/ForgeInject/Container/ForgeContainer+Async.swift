@@ -37,6 +37,9 @@ extension ForgeContainerProtocol {
   /// that is not registered itself resolves `W`, awaiting its async builder
   /// when it has one, and is nil only when `W` is not registered.
   ///
+  /// Runs on the caller's executor: a kept instance is read there, with no
+  /// executor switch and no suspension; only a wait for a build suspends.
+  ///
   /// ```swift
   /// let database: Database = try await container.resolveAsync()
   /// let cache: Cache? = try await container.resolveAsync()  // nil: no Cache
@@ -45,7 +48,7 @@ extension ForgeContainerProtocol {
   /// Not an overload of `resolve()`: in an `async` function Swift prefers an
   /// `async` overload, and every existing `try container.resolve()` there
   /// would stop compiling for want of an `await`.
-  public func resolveAsync<T: Sendable>() async throws -> T {
+  nonisolated(nonsending) public func resolveAsync<T: Sendable>() async throws -> T {
     guard let container = self as? ForgeContainer else { return try resolve() }
     return try await container.resolveAsync()
   }
@@ -55,7 +58,7 @@ extension ForgeContainerProtocol {
   /// ```swift
   /// let database = try await container.resolveAsync(Database.self)
   /// ```
-  public func resolveAsync<T: Sendable>(_ type: T.Type) async throws -> T {
+  nonisolated(nonsending) public func resolveAsync<T: Sendable>(_ type: T.Type) async throws -> T {
     try await resolveAsync()
   }
 }
@@ -132,11 +135,14 @@ extension ForgeContainer {
   /// ``ForgeContainerProtocol/resolveAsync()``, specialised for a
   /// `ForgeContainer` (no cast of the container).
   ///
+  /// Runs on the caller's executor: a kept instance is read there, with no
+  /// executor switch and no suspension; only a wait for a build suspends.
+  ///
   /// ```swift
   /// let database: Database = try await container.resolveAsync()
   /// ```
   @inlinable @inline(__always)
-  public func resolveAsync<T: Sendable>() async throws -> T {
+  nonisolated(nonsending) public func resolveAsync<T: Sendable>() async throws -> T {
     // Inlinable: a hit is a lock-free read of the instance the handle
     // published, in place.
     if let value = store.publishedAsyncValue(bits: Self.asyncKey(T.self).identityBits, as: T.self) { return value }
@@ -172,7 +178,7 @@ extension ForgeContainer {
 
   /// ``resolveAsync()`` for an explicit type.
   @inlinable
-  public func resolveAsync<T: Sendable>(_ type: T.Type) async throws -> T {
+  nonisolated(nonsending) public func resolveAsync<T: Sendable>(_ type: T.Type) async throws -> T {
     try await resolveAsync()
   }
 

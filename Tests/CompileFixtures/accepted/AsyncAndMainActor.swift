@@ -6,6 +6,7 @@ import ForgeInject
 import SwiftPod
 
 final class Database: Sendable {
+  let isOpen = true
   static func open() async throws -> Database { Database() }
 }
 
@@ -50,4 +51,22 @@ func readAsync(container: ForgeContainer, pod: SwiftPod, fetcher: Fetcher) async
   _ = pod.resolve(settingsProvider).title
   let model: SettingsModel = try container.resolve()
   _ = model.title
+}
+
+// On the main actor, awaiting async dependencies (ForgeCore's "Async
+// dependencies" article): the entry points run on their caller's executor,
+// so the model's state is written on the main actor without a hop.
+@MainActor final class AccountModel {
+  var isReady = false
+
+  func load(from container: AppContainer) async throws {
+    let database = try await container.database.value  // once kept: read here, no suspension
+    isReady = database.isOpen
+  }
+
+  func load(pod: SwiftPod, fetcher: Fetcher, container: ForgeContainer) async throws {
+    isReady = try await pod.resolve(databaseProvider).isOpen
+    isReady = try await fetcher.fetch(.database).isOpen
+    isReady = try await container.resolveAsync(Database.self).isOpen
+  }
 }
