@@ -46,6 +46,6 @@ let package = Package(
       // with the benchmark closures as its own README does.
       swiftSettings: [.swiftLanguageMode(.v5)],
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    )
+    ),
   ]
 )

@@ -11,7 +11,8 @@ exceeded.
 
 Scenarios: a cached hit, a transient build, a cached hit while another
 task's async build records what it resolves, a cached hit of an async
-dependency awaited from an async context, 64 tasks' first resolutions of an
+dependency awaited from an async context (and from one that runs on its
+caller's executor), 64 tasks' first resolutions of an
 async singleton (per iteration), a kept main-actor dependency read on the
 main actor, and a resolution while an override is in force (container-wide;
 `forge-scope`: in a `withOverrides` scope), against a hit of the same
@@ -82,6 +83,17 @@ ASYNC_HIT_RATIO = 2.0
 # generic executor a second time on every hit, and ForgeInject's read the
 # published instance in place (without copying the handle).
 ASYNC_HIT_LEVEL_TODAY = {"forge": 660, "forgeinject": 651, "swiftpod": 652, "fetcher": 652}
+# Issue 13: the same cached async hit, awaited from a function that runs on
+# its caller's executor (`nonisolated(nonsending)`, the default under Swift
+# 6.2's approachable concurrency). The dialects' async entry points run on
+# their caller's executor too, so a hit switches no executor (before they
+# did: 655-664 instructions here, and a caller on the main actor suspended
+# on every hit). What remains above the synchronous hit is the await of a
+# function (hand-written: 281, against 113 for a synchronous accessor) and
+# the handle's hit and published read. The 2x target is still missed (2.17x
+# to 2.38x): the await by hand costs 168 instructions more than a
+# synchronous call. CI holds each dialect to its level (today's count + 2 %).
+ASYNC_HIT_IN_PLACE_LEVEL = {"forge": 493, "forgeinject": 482, "swiftpod": 486, "fetcher": 486}
 # Issue 13: 64 tasks first read an async singleton of a fresh container
 # (one build), per iteration, against a task started under a lock by hand.
 # No budget in the issue; CI holds instructions to today's level + 3 % (runs
@@ -93,10 +105,13 @@ FIRST_ASYNC_BASE, FIRST_ASYNC_STEP = 20, 40
 # 478, 444, 443) when the build's waiters stopped keeping their
 # continuations in collections whose types mention the value's type: the
 # build's methods are not specialised, so each such operation looked up
-# generic metadata (about 6,500 instructions per waiter).
+# generic metadata (about 6,500 instructions per waiter). ForgeInject's
+# lowered again (from 1,255,000 and 472) when the async entry points began
+# to run on their caller's executor: its waiters switched executor once
+# more each.
 FIRST_ASYNC_LEVEL = {
     "forge": (1_155_000, 393),
-    "forgeinject": (1_255_000, 472),
+    "forgeinject": (1_185_000, 408),
     "swiftpod": (1_185_000, 438),
     "fetcher": (1_182_000, 437),
 }
@@ -262,6 +277,18 @@ def main():
         rows.append(("async-hit", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
         if not ok:
             failures.append(f"async-hit {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
+    hand_in_place, _ = per_operation("async-hit-in-place", "hand")
+    rows.append(("async-hit-in-place", "hand-written", hand_in_place, 0.0, "", ""))
+    for system in DIALECTS:
+        instructions, mallocs = per_operation("async-hit-in-place", system)
+        budget = ASYNC_HIT_IN_PLACE_LEVEL[system]
+        ratio = instructions / hits[system]
+        limit = f"≤ {budget} (its level; {ratio:.2f}× its hit), 0 mallocs"
+        ok = instructions <= budget and no_mallocs(mallocs)
+        rows.append(("async-hit-in-place", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
+        if not ok:
+            failures.append(
+                f"async-hit-in-place {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
     hand_first, hand_first_mallocs = per_iteration_first_async("hand")
     rows.append(("first-async", "hand-written", hand_first, hand_first_mallocs, "", ""))
     for system in DIALECTS:

@@ -1,3 +1,4 @@
+import DependencyFetcher
 // Runs N operations of one scenario for one system, for instruction counts
 // under `valgrind --tool=callgrind` (Scripts/instructions.py runs it with
 // two values of N and divides the difference, so start-up cancels out),
@@ -10,7 +11,6 @@
 // Only the Forge modules: no peers and no harness, so it builds quickly
 // and its counts are ours alone.
 import Dispatch
-import DependencyFetcher
 import Forge
 import ForgeInject
 import SwiftPod
@@ -114,6 +114,30 @@ func switchedOff<Container: AnyObject>(
   try await fetcher.fetch(asyncServiceLeaf)
 }
 
+// The same hits from callers that run on their caller's executor
+// (`nonisolated(nonsending)`, the default under Swift 6.2's approachable
+// concurrency): the call needs no executor switch, so what is left is the
+// await itself and the library's read.
+@inline(never) nonisolated(nonsending) func asyncHitInPlaceHand(_ container: HandContainer) async throws -> Leaf {
+  container.leaf
+}
+@inline(never) nonisolated(nonsending) func asyncHitInPlaceForge(_ container: InstructionContainer) async throws
+  -> Leaf
+{
+  try await container.asyncLeaf.value
+}
+@inline(never) nonisolated(nonsending) func asyncHitInPlaceForgeInject(_ container: ForgeContainer) async throws
+  -> Leaf
+{
+  try await container.resolveAsync()
+}
+@inline(never) nonisolated(nonsending) func asyncHitInPlaceSwiftPod(_ pod: SwiftPod) async throws -> Leaf {
+  try await pod.resolve(podAsyncLeaf)
+}
+@inline(never) nonisolated(nonsending) func asyncHitInPlaceFetcher(_ fetcher: Fetcher) async throws -> Leaf {
+  try await fetcher.fetch(asyncServiceLeaf)
+}
+
 // A kept main-actor dependency read on the main actor (this file's top-level
 // code is main-actor isolated); by hand, a main-actor class's stored `let`.
 @MainActor final class HandMainActor {
@@ -206,7 +230,9 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
-  fail("usage: forge-instructions hit|hit-off|hit-while-async-builds|async-hit|first-async|main-actor-hit|transient|override|scale SYSTEM N")
+  fail(
+    "usage: forge-instructions hit|hit-off|hit-while-async-builds|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|override|scale SYSTEM N"
+  )
 }
 let scenario = arguments[1]
 let system = arguments[2]
@@ -227,31 +253,51 @@ case ("hit", "swiftpod"): for _ in 0..<count { blackHole(hitSwiftPod(pod)) }
 case ("hit", "fetcher"): for _ in 0..<count { blackHole(hitFetcher(fetcher)) }
 case ("hit-off", "forge"):
   _ = container.leaf
-  let off = switchedOff(container, add: { $0.addObserver(SilentObserver()) }, remove: { $0.removeObserver($1) }) {
-    _ = $0.dependencyGraph()
-    _ = $0.validate(\.leaf)
-  }
+  let off = switchedOff(
+    container,
+    add: { $0.addObserver(SilentObserver()) },
+    remove: { $0.removeObserver($1) },
+    inspect: {
+      _ = $0.dependencyGraph()
+      _ = $0.validate(\.leaf)
+    }
+  )
   for _ in 0..<count { blackHole(hitForge(off)) }
 case ("hit-off", "forgeinject"):
   _ = try! forgeInject.resolve() as Leaf
-  let off = switchedOff(forgeInject, add: { $0.addObserver(SilentObserver()) }, remove: { $0.removeObserver($1) }) {
-    _ = $0.dependencyGraph()
-    _ = $0.validate()
-  }
+  let off = switchedOff(
+    forgeInject,
+    add: { $0.addObserver(SilentObserver()) },
+    remove: { $0.removeObserver($1) },
+    inspect: {
+      _ = $0.dependencyGraph()
+      _ = $0.validate()
+    }
+  )
   for _ in 0..<count { blackHole(hitForgeInject(off)) }
 case ("hit-off", "swiftpod"):
   _ = pod.resolve(podLeaf)
-  let off = switchedOff(pod, add: { $0.addObserver(SilentObserver()) }, remove: { $0.removeObserver($1) }) {
-    _ = $0.dependencyGraph()
-    _ = $0.validate(podLeaf)
-  }
+  let off = switchedOff(
+    pod,
+    add: { $0.addObserver(SilentObserver()) },
+    remove: { $0.removeObserver($1) },
+    inspect: {
+      _ = $0.dependencyGraph()
+      _ = $0.validate(podLeaf)
+    }
+  )
   for _ in 0..<count { blackHole(hitSwiftPod(off)) }
 case ("hit-off", "fetcher"):
   _ = fetcher.fetch(.instructionLeaf)
-  let off = switchedOff(fetcher, add: { $0.addObserver(SilentObserver()) }, remove: { $0.removeObserver($1) }) {
-    _ = $0.dependencyGraph()
-    _ = $0.validate(Service.instructionLeaf)
-  }
+  let off = switchedOff(
+    fetcher,
+    add: { $0.addObserver(SilentObserver()) },
+    remove: { $0.removeObserver($1) },
+    inspect: {
+      _ = $0.dependencyGraph()
+      _ = $0.validate(Service.instructionLeaf)
+    }
+  )
   for _ in 0..<count { blackHole(hitFetcher(off)) }
 case ("override", "hand"): for _ in 0..<count { blackHole(hitHand(hand)) }
 case ("override", "forge"):
@@ -259,7 +305,9 @@ case ("override", "forge"):
   overridden.override(\.leaf) { mockLeaf }
   for _ in 0..<count { blackHole(overrideForge(overridden)) }
 case ("override", "forge-scope"):
-  container.withOverrides { $0.override(\.leaf) { mockLeaf } } run: {
+  container.withOverrides {
+    $0.override(\.leaf) { mockLeaf }
+  } run: {
     for _ in 0..<count { blackHole(overrideForge(container)) }
   }
 case ("override", "swiftpod"):
@@ -276,12 +324,39 @@ case ("async-hit", "forge"):
 case ("async-hit", "forgeinject"):
   forgeInject.register(with: .singleton) { _ async in Leaf() }
   runAsync { [forgeInject] in for _ in 0..<count { blackHole(try await asyncHitForgeInject(forgeInject)) } }
+case ("async-hit-in-place", "hand"):
+  runAsync { [hand] in for _ in 0..<count { blackHole(try await asyncHitInPlaceHand(hand)) } }
+case ("async-hit-in-place", "forge"):
+  runAsync { [container] in for _ in 0..<count { blackHole(try await asyncHitInPlaceForge(container)) } }
+case ("async-hit-in-place", "forgeinject"):
+  forgeInject.register(with: .singleton) { _ async in Leaf() }
+  runAsync { [forgeInject] in for _ in 0..<count { blackHole(try await asyncHitInPlaceForgeInject(forgeInject)) } }
+case ("async-hit-in-place", "swiftpod"):
+  runAsync { [pod] in for _ in 0..<count { blackHole(try await asyncHitInPlaceSwiftPod(pod)) } }
+case ("async-hit-in-place", "fetcher"):
+  runAsync { [fetcher] in for _ in 0..<count { blackHole(try await asyncHitInPlaceFetcher(fetcher)) } }
 case ("first-async", "hand"):
-  runAsync { for _ in 0..<count { await firstResolutions { HandFirstBuild() } read: { try await $0.value() } } }
+  runAsync {
+    for _ in 0..<count {
+      await firstResolutions {
+        HandFirstBuild()
+      } read: {
+        try await $0.value()
+      }
+    }
+  }
 case ("first-async", "forge"):
   // Its factory does not await (the synchronous-factory `provide`): the
   // form whose waiters once each wrapped the factory in a new closure.
-  runAsync { for _ in 0..<count { await firstResolutions { InstructionContainer() } read: { try await $0.asyncLeaf.value } } }
+  runAsync {
+    for _ in 0..<count {
+      await firstResolutions {
+        InstructionContainer()
+      } read: {
+        try await $0.asyncLeaf.value
+      }
+    }
+  }
 case ("first-async", "forgeinject"):
   runAsync {
     for _ in 0..<count {
@@ -295,10 +370,24 @@ case ("first-async", "forgeinject"):
     }
   }
 case ("first-async", "swiftpod"):
-  runAsync { for _ in 0..<count { await firstResolutions { SwiftPod() } read: { try await $0.resolve(podAsyncLeaf) } } }
+  runAsync {
+    for _ in 0..<count {
+      await firstResolutions {
+        SwiftPod()
+      } read: {
+        try await $0.resolve(podAsyncLeaf)
+      }
+    }
+  }
 case ("first-async", "fetcher"):
   runAsync {
-    for _ in 0..<count { await firstResolutions { Fetcher.createDefault() } read: { try await $0.fetch(asyncServiceLeaf) } }
+    for _ in 0..<count {
+      await firstResolutions {
+        Fetcher.createDefault()
+      } read: {
+        try await $0.fetch(asyncServiceLeaf)
+      }
+    }
   }
 case ("async-hit", "swiftpod"):
   runAsync { [pod] in for _ in 0..<count { blackHole(try await asyncHitSwiftPod(pod)) } }
