@@ -48,6 +48,10 @@ struct AsyncRegistrationTests {
     let asProtocol: ForgeContainerProtocol = container
     #expect(try await letsMainActorWorkRun { read = try await asProtocol.resolveAsync() as Thing } == false)
     #expect(read === kept)
+    // An Optional request of the type awaits the same hit.
+    var optional: Thing?
+    #expect(try await letsMainActorWorkRun { optional = try await container.resolveAsync() } == false)
+    #expect(optional === kept)
     // A build does suspend (it runs off the main actor): the check can fail.
     let other = ForgeContainer()
     other.register(with: .singleton) { _ async in Thing("built") }

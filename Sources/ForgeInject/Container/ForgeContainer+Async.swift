@@ -165,7 +165,7 @@ extension ForgeContainer {
   /// `Optional<W>` whose `W` has one awaits `W` (nil when `W` is not
   /// registered at all); anything else is resolved as ``resolve()`` does.
   @usableFromInline
-  func resolveWithoutAsyncBuilder<T: Sendable>(_ type: T.Type) async throws -> T {
+  nonisolated(nonsending) func resolveWithoutAsyncBuilder<T: Sendable>(_ type: T.Type) async throws -> T {
     if let handle = try mainActorHandle(T.self) { return try await resolveOnMainActor(handle) }
     if !store.isRegistered(ObjectIdentifier(T.self)),
       let resolveWrapped = asyncOptionals.withValue({ $0[ObjectIdentifier(T.self)] })

@@ -21,8 +21,10 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// registration order, for ``validateAsync()``.
   let asyncValidationRoots = LockedValue<[(type: ObjectIdentifier, root: Validation.AsyncRoot)]>([])
   /// For each `Optional<W>` whose `W` has an async builder, how to await
-  /// `W` (see `resolveAsync()`).
-  let asyncOptionals = LockedValue<[ObjectIdentifier: @Sendable (ForgeContainer) async throws -> Any]>([:])
+  /// `W` (see `resolveAsync()`), on the caller's executor as it does.
+  let asyncOptionals = LockedValue<[ObjectIdentifier: AwaitWrapped]>([:])
+  /// Awaits the `W` of an `Optional<W>` request.
+  typealias AwaitWrapped = nonisolated(nonsending) @Sendable (ForgeContainer) async throws -> Any
 
   /// Creates an empty container.
   public init() {}
