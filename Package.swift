@@ -1,4 +1,6 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
+// 6.2: the engine's async entry points are `nonisolated(nonsending)`, which
+// older compilers do not parse; this way they say which version they need.
 import CompilerPluginSupport
 import PackageDescription
 
