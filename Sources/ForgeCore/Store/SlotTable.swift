@@ -6,11 +6,11 @@ import CForgeAtomics
 /// A reader needs no hazard pointer for the table: an entry is written in
 /// full before its slot word is published (release), and a reader takes the
 /// slot word first (acquire); only a store whose keys can go ever empties
-/// an entry and writes it again (see below). When the table fills past half, the store publishes a copy
-/// (twice the size, or the same size when removed entries made the room)
-/// and keeps the old one, whose entries stay valid, until it dies. A lookup
-/// costs the same with ten slots or twenty thousand: one hash, usually one
-/// probe.
+/// an entry and writes it again (see below). When the table fills past
+/// half, the store publishes a copy (twice the size, or the same size when
+/// removed entries made the room) and keeps the old one, whose entries stay
+/// valid, until it dies. A lookup costs the same with ten slots or twenty
+/// thousand: one hash, usually one probe.
 ///
 /// A removed entry (a key nothing can ask for any more, see
 /// ``SlotKey/isGone``) is marked with a value type of 0; no reader can
