@@ -169,11 +169,12 @@ import CForgeAtomics
   ) -> (entry: UnsafeMutablePointer<UInt>, isRemoved: Bool) {
     let words = table.assumingMemoryBound(to: UInt.self)
     var index = Self.hash(bits) &>> words[0]
-    while entry(index, in: table)[0] != 0 {
-      if emptiesEntries, entry(index, in: table)[3] == 0 { return (entry(index, in: table), true) }
+    while true {
+      let entry = entry(index, in: table)
+      if entry[0] == 0 { return (entry, false) }
+      if emptiesEntries, entry[3] == 0 { return (entry, true) }
       index = (index &+ 1) & words[1]
     }
-    return (entry(index, in: table), false)
   }
 
   /// Marks the entry for `bits` removed: its slot is going. Call with the
