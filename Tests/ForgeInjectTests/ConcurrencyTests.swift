@@ -30,7 +30,7 @@ struct ConcurrencyTests {
     }
   }
 
-  @Test("two threads' first resolutions of a registered type, at the same moment, both find it")
+  @Test("threads' first resolutions of a registered type, at the same moment, all find it")
   func firstResolutionsRacing() {
     // The first resolution turns the registration into a slot under the
     // store's lock; a thread that reads the table without the lock in that
