@@ -81,8 +81,11 @@ ASYNC_HIT_RATIO = 2.0
 # Lowered (from 660, 875, 755, 745) when the dialects' async entry points
 # stopped awaiting `value` after the handle's resolution, which hopped to the
 # generic executor a second time on every hit, and ForgeInject's read the
-# published instance in place (without copying the handle).
-ASYNC_HIT_LEVEL_TODAY = {"forge": 660, "forgeinject": 651, "swiftpod": 652, "fetcher": 652}
+# published instance in place (without copying the handle). Lowered again
+# (from 651, 652, 652) when that in-place read borrowed the handle's build
+# and published instance instead of retaining and releasing them, and
+# SwiftPod and DependencyFetcher took it too.
+ASYNC_HIT_LEVEL_TODAY = {"forge": 660, "forgeinject": 561, "swiftpod": 566, "fetcher": 566}
 # Issue 13: the same cached async hit, awaited from a function that runs on
 # its caller's executor (`nonisolated(nonsending)`, the default under Swift
 # 6.2's approachable concurrency). The dialects' async entry points run on
@@ -90,10 +93,14 @@ ASYNC_HIT_LEVEL_TODAY = {"forge": 660, "forgeinject": 651, "swiftpod": 652, "fet
 # did: 655-664 instructions here, and a caller on the main actor suspended
 # on every hit). What remains above the synchronous hit is the await of a
 # function (hand-written: 281, against 113 for a synchronous accessor) and
-# the handle's hit and published read. The 2x target is still missed (2.17x
-# to 2.38x): the await by hand costs 168 instructions more than a
-# synchronous call. CI holds each dialect to its level (today's count + 2 %).
-ASYNC_HIT_IN_PLACE_LEVEL = {"forge": 493, "forgeinject": 482, "swiftpod": 486, "fetcher": 486}
+# the handle's hit and published read. ForgeInject, SwiftPod and
+# DependencyFetcher meet the 2x target here (1.73x to 1.85x) since their
+# entry points read the kept handle in place, borrowing its build and
+# published instance (before: 2.17x to 2.30x, two retains and releases
+# more). Forge misses it (2.38x): its property hands the handle out, a
+# value that owns its build. CI (`--today`) holds each dialect to its level
+# (today's count + 2 %); `--markdown` reports the 2x budget.
+ASYNC_HIT_IN_PLACE_LEVEL = {"forge": 493, "forgeinject": 384, "swiftpod": 391, "fetcher": 392}
 # Issue 13: 64 tasks first read an async singleton of a fresh container
 # (one build), per iteration, against a task started under a lock by hand.
 # No budget in the issue; CI holds instructions to today's level + 3 % (runs
@@ -122,8 +129,10 @@ FIRST_ASYNC_LEVEL = {
 # to 3,408 instructions and 2 mallocs and moved between runs, then was a
 # steady 1,038 with none, and is 535 since the main-actor check asks the
 # runtime only when its cheap answers do not apply and the hit reads the
-# published instance in place (level lowered from 1,050).
-MAIN_ACTOR_HIT_LEVEL = {"forge": 330, "forgeinject": 544, "swiftpod": 295, "fetcher": 295}
+# published instance in place (level lowered from 1,050). SwiftPod and
+# DependencyFetcher read in place too since, borrowing the handle's state:
+# 214 (levels lowered from 295).
+MAIN_ACTOR_HIT_LEVEL = {"forge": 330, "forgeinject": 544, "swiftpod": 226, "fetcher": 226}
 MAIN_ACTOR_HIT_MALLOCS = {"forge": 0, "forgeinject": 0, "swiftpod": 0, "fetcher": 0}
 # Issue 13: "without slowing the synchronous hot path". A cached hit, from a
 # task, while another task runs the first build of an async singleton (which
@@ -271,22 +280,27 @@ def main():
     held_to_levels(
         "hit-while-async-builds", HIT_WHILE_ASYNC_BUILDS_LEVEL,
         lambda system, _: f"its hit is {hits[system]:.0f}")
-    hand_async, _ = per_operation("async-hit", "hand")
-    rows.append(("async-hit", "hand-written", hand_async, 0.0, "", ""))
-    for system in DIALECTS:
-        instructions, mallocs = per_operation("async-hit", system)
-        budget = hits[system] * ASYNC_HIT_RATIO
-        limit = f"≤ {budget:.0f} ({ASYNC_HIT_RATIO}× its hit), 0 mallocs"
-        if args.today:
-            budget = ASYNC_HIT_LEVEL_TODAY[system]
-            limit = f"≤ {budget} (today's level; {ASYNC_HIT_RATIO}× its hit is {hits[system] * ASYNC_HIT_RATIO:.0f}), 0 mallocs"
-        ok = instructions <= budget and no_mallocs(mallocs)
-        rows.append(("async-hit", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
-        if not ok:
-            failures.append(f"async-hit {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
-    held_to_levels(
-        "async-hit-in-place", ASYNC_HIT_IN_PLACE_LEVEL,
-        lambda system, instructions: f"{instructions / hits[system]:.2f}× its hit")
+    def held_to_hit_ratio(scenario, levels):
+        """A scenario with issue 13's budget, ASYNC_HIT_RATIO times the
+        dialect's synchronous hit, with no malloc; with `--today`, held to
+        its level instead."""
+        hand, _ = per_operation(scenario, "hand")
+        rows.append((scenario, "hand-written", hand, 0.0, "", ""))
+        for system in DIALECTS:
+            instructions, mallocs = per_operation(scenario, system)
+            ratio_budget = hits[system] * ASYNC_HIT_RATIO
+            budget = ratio_budget
+            limit = f"≤ {budget:.0f} ({ASYNC_HIT_RATIO}× its hit), 0 mallocs"
+            if args.today:
+                budget = levels[system]
+                limit = f"≤ {budget} (today's level; {ASYNC_HIT_RATIO}× its hit is {ratio_budget:.0f}), 0 mallocs"
+            ok = instructions <= budget and no_mallocs(mallocs)
+            rows.append((scenario, system, instructions, mallocs, limit, "met" if ok else "MISSED"))
+            if not ok:
+                failures.append(f"{scenario} {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
+
+    held_to_hit_ratio("async-hit", ASYNC_HIT_LEVEL_TODAY)
+    held_to_hit_ratio("async-hit-in-place", ASYNC_HIT_IN_PLACE_LEVEL)
     hand_first, hand_first_mallocs = per_iteration_first_async("hand")
     rows.append(("first-async", "hand-written", hand_first, hand_first_mallocs, "", ""))
     for system in DIALECTS:

@@ -50,7 +50,14 @@ extension Fetcher {
   /// ```
   @inlinable @inline(__always)
   nonisolated(nonsending) public func fetch<T>(_ service: AsyncService<T>) async throws -> T {
-    // Inlinable: a hit is the synchronous hit of the handle, then one load.
+    // Inlinable: a hit is the handle's published read and one load, with
+    // the handle read in place (not copied out, retained and released).
+    // The service outlives the resolution: once it is gone, the container
+    // may drop its slot, which the read uses unretained.
+    defer { extendLifetime(service) }
+    if let value = store.publishedAsyncValue(bits: SlotKeyBits(serial: service.keySerial), as: T.self) {
+      return value
+    }
     let handle = try store.resolveKeptObject(
       serial: service.keySerial, key: IdentityKey(service), lifetime: .singleton, name: service.name
     ) {

@@ -41,11 +41,13 @@ extension Fetcher {
   /// ```
   @inlinable @MainActor
   public func fetch<T>(_ service: MainActorService<T>) -> T {
-    // Inlinable: a hit is the published read of the handle, then one load.
-    if let read = store.beginPublishedRead(
-      bits: SlotKeyBits(serial: service.keySerial), as: MainActorDependency<T>.self)
-    {
-      return read.take(MainActorDependency<T>.self).value
+    // Inlinable: a hit is the published read of the handle, then one load,
+    // with the handle read in place (not copied out, retained and released).
+    // The service outlives the resolution: once it is gone, the container
+    // may drop its slot, which the read uses unretained.
+    if let value = store.publishedMainActorValueOnMainActor(bits: SlotKeyBits(serial: service.keySerial), as: T.self) {
+      extendLifetime(service)
+      return value
     }
     return mainActorHandle(service).value
   }

@@ -87,7 +87,14 @@ extension SwiftPod {
   /// ```
   @inlinable @inline(__always)
   nonisolated(nonsending) public func resolve<T>(_ provider: AsyncProvider<T>) async throws -> T {
-    // Inlinable: a hit is the synchronous hit of the handle, then one load.
+    // Inlinable: a hit is the handle's published read and one load, with
+    // the handle read in place (not copied out, retained and released).
+    // The provider outlives the resolution: once it is gone, the container
+    // may drop its slot, which the read uses unretained.
+    defer { extendLifetime(provider) }
+    if let value = store.publishedAsyncValue(bits: SlotKeyBits(serial: provider.keySerial), as: T.self) {
+      return value
+    }
     let handle = try store.resolveKeptObject(
       serial: provider.keySerial,
       key: IdentityKey(provider),

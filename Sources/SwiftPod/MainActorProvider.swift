@@ -55,11 +55,13 @@ extension SwiftPod {
   /// ```
   @inlinable @MainActor
   public func resolve<T>(_ provider: MainActorProvider<T>) -> T {
-    // Inlinable: a hit is the published read of the handle, then one load.
-    if let read = store.beginPublishedRead(
-      bits: SlotKeyBits(serial: provider.keySerial), as: MainActorDependency<T>.self)
-    {
-      return read.take(MainActorDependency<T>.self).value
+    // Inlinable: a hit is the published read of the handle, then one load,
+    // with the handle read in place (not copied out, retained and released).
+    // The provider outlives the resolution: once it is gone, the container
+    // may drop its slot, which the read uses unretained.
+    if let value = store.publishedMainActorValueOnMainActor(bits: SlotKeyBits(serial: provider.keySerial), as: T.self) {
+      extendLifetime(provider)
+      return value
     }
     return mainActorHandle(provider).value
   }

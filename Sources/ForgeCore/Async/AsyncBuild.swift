@@ -126,7 +126,8 @@ import CForgeAtomics
   @inlinable
   package func publishedValue() -> Value? {
     guard let published = forge_load_acquire(publishedCell) else { return nil }
-    return Unmanaged<Published>.fromOpaque(published).takeUnretainedValue().value
+    // Borrowed, not retained: the cell keeps it until this build goes.
+    return Unmanaged<Published>.fromOpaque(published)._withUnsafeGuaranteedRef { $0.value }
   }
 
   /// Builds for override scopes, by scope; guarded by `lock`.

@@ -331,7 +331,33 @@ extension SlotStore {
     guard let read = beginPublishedRead(bits: bits, as: MainActorDependency<V>.self) else { return nil }
     defer { read.end() }
     guard MainActorIsolation.isCurrent else { return nil }
-    return read.box.assumingMemoryBound(to: MainActorDependency<V>.self).pointee.state.published
+    return MainActorDependency<V>.publishedValue(inBox: read.box)
+  }
+
+  /// ``publishedMainActorValue(bits:as:)`` for a caller isolated to the
+  /// main actor, which need not ask where it runs.
+  ///
+  /// ```swift
+  /// if let value = store.publishedMainActorValueOnMainActor(bits: bits, as: SettingsModel.self) { return value }
+  /// ```
+  @inlinable @inline(__always)
+  package func publishedMainActorValueOnMainActor<V>(bits: SlotKeyBits?, as type: V.Type) -> V? {
+    guard let read = beginPublishedRead(bits: bits, as: MainActorDependency<V>.self) else { return nil }
+    defer { read.end() }
+    return MainActorDependency<V>.publishedValue(inBox: read.box)
+  }
+}
+
+extension MainActorDependency {
+  /// The instance published by the handle stored in `box`, read in place:
+  /// the handle's state is borrowed, not copied out (a retain and a
+  /// release). The caller's read of `box` keeps the handle and its state,
+  /// and runs on the main actor.
+  @inlinable @inline(__always)
+  static func publishedValue(inBox box: UnsafeMutableRawPointer) -> Value? {
+    let offset = MemoryLayout<Self>.offset(of: \Self.state).unsafelyUnwrapped
+    return UnsafeRawPointer(box).load(fromByteOffset: offset, as: Unmanaged<MainActorState<Value>>.self)
+      ._withUnsafeGuaranteedRef { $0.published }
   }
 }
 
