@@ -41,6 +41,43 @@ struct AsyncProviderTests {
     #expect(try await pod.resolve(provider) !== first)
   }
 
+  @Test("hits read the kept instance in place while a thread clears it: every read is a built instance")
+  func hitsWhileCleared() async throws {
+    let factory = AsyncFactory()
+    let provider = AsyncProvider(scope: GraphProviders.FormScope()) { _ in try await factory.make() }
+    let pod = SwiftPod()
+    _ = try await pod.resolve(provider)
+    let clearing = Signal()
+    let reads = Counter()
+    // A real thread clears the scope again and again while four tasks hit,
+    // until they have read 20,000 times: each hit reads the handle the store
+    // publishes without copying it, so a clear that freed what a hit still
+    // reads would show here (and under AddressSanitizer in CI).
+    let clearer = RealThread {
+      while reads.count < 20_000 { pod.clearCachedInstances(forScope: GraphProviders.FormScope()) }
+      clearing.raise()
+    }
+    let labels = try await withThrowingTaskGroup(of: Set<String>.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          var seen: Set<String> = []
+          repeat {
+            seen.insert(try await pod.resolve(provider).label)
+            reads.increment()
+          } while !clearing.isRaised
+          return seen
+        }
+      }
+      return try await group.reduce(into: Set<String>()) { $0.formUnion($1) }
+    }
+    clearer.join()
+    let built = factory.builds.count
+    #expect(built > 1)  // the clears came between the hits
+    #expect(labels.isSubset(of: (1...built).map { "build \($0)" }))
+    pod.clearCachedInstances(forScope: GraphProviders.FormScope())
+    #expect(try await pod.resolve(provider).label == "build \(built + 1)")
+  }
+
   @Test("a builder that throws keeps nothing: every waiter gets the error, the next resolution builds again")
   func failureRetries() async throws {
     let factory = AsyncFactory(open: false, failing: [1])

@@ -31,6 +31,39 @@ struct MainActorProviderTests {
     #expect(await pod.resolve(screen).title == "Screen")
   }
 
+  @Test("hits on the main actor read the kept instance in place while a thread clears it")
+  @MainActor
+  func hitsWhileCleared() async {
+    let builds = Counter()
+    let screen = MainActorProvider(scope: GraphProviders.FormScope()) { _ in
+      PodScreen("screen \(builds.incremented())")
+    }
+    let pod = SwiftPod()
+    _ = pod.resolve(screen)
+    let clearing = Signal()
+    let reads = Counter()
+    // A real thread clears the scope until the main actor has hit 20,000
+    // times: each hit reads the handle the store publishes without copying
+    // it, so a clear that freed what a hit still reads would show here (and
+    // under AddressSanitizer in CI).
+    let clearer = RealThread {
+      while reads.count < 20_000 { pod.clearCachedInstances(forScope: GraphProviders.FormScope()) }
+      clearing.raise()
+    }
+    var titles: Set<String> = []
+    repeat {
+      titles.insert(pod.resolve(screen).title)
+      reads.increment()
+      await Task.yield()
+    } while !clearing.isRaised
+    clearer.join()
+    let built = builds.count
+    #expect(built > 1)  // the clears came between the hits
+    #expect(titles.isSubset(of: (1...built).map { "screen \($0)" }))
+    pod.clearCachedInstances(forScope: GraphProviders.FormScope())
+    #expect(pod.resolve(screen).title == "screen \(built + 1)")
+  }
+
   @Test("shutdown() stops a main-actor instance before what its builder resolved")
   func shutdown() async {
     let log = Guarded<[String]>([])
