@@ -201,8 +201,10 @@ import CForgeAtomics
       index = (index &+ 1) & mask
     }
     // This entry, then the removed ones before it, while no probe needs them.
-    while entry(index)[0] != 0, entry(index)[3] == 0, !isPassed(index) {
-      forge_store_release(Self.word(entry(index)), nil)
+    while true {
+      let candidate = entry(index)
+      guard candidate[0] != 0, candidate[3] == 0, !isPassed(index) else { break }
+      forge_store_release(Self.word(candidate), nil)
       count -= 1
       removed -= 1
       index = (index &- 1) & mask
@@ -217,8 +219,9 @@ import CForgeAtomics
     let words = table.assumingMemoryBound(to: UInt.self)
     let mask = words[1]
     var position = (index &+ 1) & mask
-    while position != index, entry(position)[0] != 0 {
+    while position != index {
       let live = entry(position)
+      guard live[0] != 0 else { break }
       if live[3] != 0 {
         let place = Self.hash(bits(of: live)) &>> words[0]
         if (position &- place) & mask >= (position &- index) & mask { return true }
