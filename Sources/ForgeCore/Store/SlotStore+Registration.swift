@@ -119,7 +119,7 @@ extension SlotStore {
       // registration is read without the lock. The store keeps the slot. A
       // slot made for a registration is in the table with its factory (see
       // slotLocked), so an empty cell here means none was registered.
-      guard let box = thread.pointee.beginRead(AnySlot.registrationCell(after: cell)) else { throw NotRegistered.error }
+      guard let box = thread.pointee.beginRead(AnySlot.registrationCell(after: cell)) else { throw notRegistered }
       let registered = box.assumingMemoryBound(to: Slot<T>.Registered.self)
       let lifetime = registered.pointee.lifetime
       // Copied out (a retain of its context): the factory may resolve other
@@ -146,7 +146,7 @@ extension SlotStore {
         in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
         emptiesEntries: Key.self == IdentityKey.self) == nil
     {
-      throw NotRegistered.error
+      throw notRegistered
     }
     return try resolveRegisteredLocked(key, as: T.self, bind: bind)
   }
@@ -192,7 +192,7 @@ extension SlotStore {
       guard Gates.activeOverrideScopes.value > 0,
         OverrideScope.current?.override(for: OverrideScope.Target(store: identity, key: key)) != nil
       else {
-        throw NotRegistered.error
+        throw notRegistered
       }
       return try resolve(key, lifetime: .transient, name: String(reflecting: T.self)) { throw NotRegistered() }
     }
@@ -290,20 +290,22 @@ struct SlotRegistration {
   /// misses its key first, such as ForgeInject's of a main-actor type,
   /// throws it on every call).
   @usableFromInline package static let error: any Error & Sendable = NotRegistered()
+}
 
-  /// Whether `error` is ``error`` itself, the one the engine throws: one
-  /// comparison of box addresses, where asking the error's type costs a
-  /// walk through the runtime's dynamic-type lookup.
+extension SlotStore {
+  /// Whether `error` is the ``NotRegistered`` this store throws (its
+  /// ``notRegistered``): one comparison of box addresses, where asking the
+  /// error's type costs a walk through the runtime's dynamic-type lookup.
   ///
   /// ```swift
-  /// if NotRegistered.isShared(error) || error is NotRegistered { … }
+  /// if store.isItsNotRegistered(error) || error is NotRegistered { … }
   /// ```
   @inlinable
-  package static func isShared(_ error: any Error) -> Bool {
+  package func isItsNotRegistered(_ error: any Error) -> Bool {
     // An `any Error` is one word, its box; `Sendable` adds nothing to it.
     // `as any Error` keeps the existential closed: opened, it would be cast
     // as the error's own type.
     unsafeBitCast(error as any Error, to: UnsafeRawPointer.self)
-      == unsafeBitCast(Self.error as any Error, to: UnsafeRawPointer.self)
+      == unsafeBitCast(notRegistered as any Error, to: UnsafeRawPointer.self)
   }
 }

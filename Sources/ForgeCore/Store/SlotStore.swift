@@ -63,6 +63,11 @@ import CForgeAtomics
   /// ``observerWeight`` to `overrideCount`, which sends every resolution to
   /// the path that refuses it.
   @exclusivity(unchecked) var isShutDown = false
+  /// ``NotRegistered/error``, kept here: reading the shared one runs its
+  /// lazy initialiser's check on every read (a call into the runtime on
+  /// Linux), and a miss reads it when it throws and again when the dialect
+  /// recognises it.
+  @usableFromInline let notRegistered: any Error & Sendable = NotRegistered.error
 
   package init() {
     tableCell = table.cell

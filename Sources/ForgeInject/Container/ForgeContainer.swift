@@ -68,7 +68,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
     // The engine's shared error, recognised by its address; else the
     // error's type, compared (a dynamic cast of the error would cost more
     // than the rest of a main-actor hit).
-    guard NotRegistered.isShared(error) || Swift.type(of: error) == NotRegistered.self else {
+    guard store.isItsNotRegistered(error) || Swift.type(of: error) == NotRegistered.self else {
       return try recover(from: error, resolving: T.self)
     }
     return try resolveMainActorRegistered(T.self, after: NotRegistered())
