@@ -147,6 +147,43 @@ package func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void
   for thread in started { thread.join() }
 }
 
+/// A real thread that clears what a test keeps hitting, `times` times,
+/// waiting after each clear until the test's hits have built it again
+/// (`builds`, the count of builds, has grown); then ``done`` is raised. So
+/// every clear lands between hits, and the test's hits run `times + 1`
+/// builds in all. A clear waits at most 10 s for its rebuild: the test
+/// then finds too few builds instead of hanging.
+///
+/// ```swift
+/// let clears = RepeatedClears(100, rebuiltAs: builds) { pod.clearCachedInstances(forScope: scope) }
+/// repeat { _ = pod.resolve(provider); await Task.yield() } while !clears.done.isRaised
+/// clears.join()
+/// ```
+package final class RepeatedClears: Sendable {
+  package let done: Signal
+  private let thread: RealThread
+
+  package init(_ times: Int, rebuiltAs builds: Counter, _ clear: @escaping @Sendable () -> Void) {
+    let done = Signal()
+    self.done = done
+    thread = RealThread {
+      for _ in 0..<times {
+        let before = builds.count
+        clear()
+        var waited = 0
+        while builds.count == before, waited < 200_000 {
+          usleep(50)
+          waited += 1
+        }
+      }
+      done.raise()
+    }
+  }
+
+  /// Waits for the thread to end.
+  package func join() { thread.join() }
+}
+
 /// Holds each arriving thread until `count` threads have arrived (or
 /// `seconds` passed): how a test puts several threads inside their own
 /// builds before any of them goes on.

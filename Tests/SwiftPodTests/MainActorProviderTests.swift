@@ -2,12 +2,6 @@ import ForgeTestSupport
 import SwiftPod
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 @MainActor final class PodScreen {
   let title: String
   init(_ title: String) {
@@ -46,33 +40,24 @@ struct MainActorProviderTests {
     }
     let pod = SwiftPod()
     _ = pod.resolve(screen)
-    let clearing = Signal()
-    let reads = Counter()
-    // A real thread clears the scope until the main actor has hit 5,000
-    // times: each hit reads the handle the store publishes without copying
-    // it, so a clear that freed what a hit still reads would show here (and
-    // under AddressSanitizer in CI). The clears leave the lock some room:
-    // a build after a clear takes it on the main actor, which parallel
-    // tests share.
-    let clearer = RealThread {
-      while reads.count < 5_000 {
-        pod.clearCachedInstances(forScope: GraphProviders.FormScope())
-        usleep(20)
-      }
-      clearing.raise()
+    // A real thread clears the scope 100 times while the main actor hits,
+    // each time once the hits have built it again: each hit reads the
+    // handle the store publishes without copying it, so a clear that freed
+    // what a hit still reads would show here (and under AddressSanitizer in
+    // CI).
+    let clears = RepeatedClears(100, rebuiltAs: builds) {
+      pod.clearCachedInstances(forScope: GraphProviders.FormScope())
     }
     var titles: Set<String> = []
     repeat {
       titles.insert(pod.resolve(screen).title)
-      reads.increment()
       await Task.yield()
-    } while !clearing.isRaised
-    clearer.join()
-    let built = builds.count
-    #expect(built > 1)  // the clears came between the hits
-    #expect(titles.isSubset(of: (1...built).map { "screen \($0)" }))
+    } while !clears.done.isRaised
+    clears.join()
+    #expect(builds.count == 101)
+    #expect(titles.isSubset(of: (1...101).map { "screen \($0)" }))
     pod.clearCachedInstances(forScope: GraphProviders.FormScope())
-    #expect(pod.resolve(screen).title == "screen \(built + 1)")
+    #expect(pod.resolve(screen).title == "screen 102")
   }
 
   @Test("shutdown() stops a main-actor instance before what its builder resolved")
