@@ -264,45 +264,40 @@ def main():
         rows.append(("hit-off", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
         if not ok:
             failures.append(f"hit-off {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
-    def held_to_levels(scenario, levels, against_hit):
-        """A scenario with no budget of its own: each dialect held to its
-        level, with no malloc; `against_hit` says how a count compares with
-        the dialect's hit."""
+    def held(scenario, budget_of):
+        """Each dialect's count for `scenario`, with the hand-written one,
+        held to `budget_of(system, instructions)`: a budget and how to
+        state it; no malloc either way."""
         hand, _ = per_operation(scenario, "hand")
         rows.append((scenario, "hand-written", hand, 0.0, "", ""))
         for system in DIALECTS:
             instructions, mallocs = per_operation(scenario, system)
-            budget = levels[system]
-            limit = f"≤ {budget} (its level; {against_hit(system, instructions)}), 0 mallocs"
+            budget, stated = budget_of(system, instructions)
+            limit = f"{stated}, 0 mallocs"
             ok = instructions <= budget and no_mallocs(mallocs)
             rows.append((scenario, system, instructions, mallocs, limit, "met" if ok else "MISSED"))
             if not ok:
                 failures.append(f"{scenario} {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
 
-    held_to_levels(
-        "hit-while-async-builds", HIT_WHILE_ASYNC_BUILDS_LEVEL,
-        lambda system, _: f"its hit is {hits[system]:.0f}")
-    def held_to_hit_ratio(scenario, levels):
-        """A scenario with issue 13's budget, ASYNC_HIT_RATIO times the
-        dialect's synchronous hit, with no malloc; with `--today`, held to
-        its level instead."""
-        hand, _ = per_operation(scenario, "hand")
-        rows.append((scenario, "hand-written", hand, 0.0, "", ""))
-        for system in DIALECTS:
-            instructions, mallocs = per_operation(scenario, system)
+    def at_level(levels, against_hit):
+        """A scenario with no budget of its own: held to its level;
+        `against_hit` says how a count compares with the dialect's hit."""
+        return lambda system, instructions: (
+            levels[system], f"≤ {levels[system]} (its level; {against_hit(system, instructions)})")
+
+    def within_hit_ratio(levels):
+        """Issue 13's budget, ASYNC_HIT_RATIO times the dialect's
+        synchronous hit; with `--today`, its level instead."""
+        def budget_of(system, _):
             ratio_budget = hits[system] * ASYNC_HIT_RATIO
-            budget = ratio_budget
-            limit = f"≤ {budget:.0f} ({ASYNC_HIT_RATIO}× its hit), 0 mallocs"
             if args.today:
-                budget = levels[system]
-                limit = f"≤ {budget} (today's level; {ASYNC_HIT_RATIO}× its hit is {ratio_budget:.0f}), 0 mallocs"
-            ok = instructions <= budget and no_mallocs(mallocs)
-            rows.append((scenario, system, instructions, mallocs, limit, "met" if ok else "MISSED"))
-            if not ok:
-                failures.append(f"{scenario} {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
+                return levels[system], f"≤ {levels[system]} (today's level; {ASYNC_HIT_RATIO}× its hit is {ratio_budget:.0f})"
+            return ratio_budget, f"≤ {ratio_budget:.0f} ({ASYNC_HIT_RATIO}× its hit)"
+        return budget_of
 
-    held_to_hit_ratio("async-hit", ASYNC_HIT_LEVEL_TODAY)
-    held_to_hit_ratio("async-hit-in-place", ASYNC_HIT_IN_PLACE_LEVEL)
+    held("hit-while-async-builds", at_level(HIT_WHILE_ASYNC_BUILDS_LEVEL, lambda system, _: f"its hit is {hits[system]:.0f}"))
+    held("async-hit", within_hit_ratio(ASYNC_HIT_LEVEL_TODAY))
+    held("async-hit-in-place", within_hit_ratio(ASYNC_HIT_IN_PLACE_LEVEL))
     hand_first, hand_first_mallocs = per_iteration_first_async("hand")
     rows.append(("first-async", "hand-written", hand_first, hand_first_mallocs, "", ""))
     for system in DIALECTS:

@@ -191,19 +191,7 @@ extension SlotStore {
     // published instance, without ``AsyncDependency/publishedValue``'s
     // second check, which asks the task again while another task's async
     // build runs.
-    return AsyncDependency<V>.publishedValue(inBox: read.box)
-  }
-}
-
-extension AsyncDependency {
-  /// The instance published by the handle stored in `box`, read in place:
-  /// the handle's build is borrowed, not copied out (a retain and a
-  /// release). The caller's read of `box` keeps the handle and its build.
-  @inlinable @inline(__always)
-  static func publishedValue(inBox box: UnsafeMutableRawPointer) -> Value? {
-    let offset = MemoryLayout<Self>.offset(of: \Self.build).unsafelyUnwrapped
-    return UnsafeRawPointer(box).load(fromByteOffset: offset, as: Unmanaged<AsyncBuild<Value>>.self)
-      ._withUnsafeGuaranteedRef { $0.publishedValue() }
+    return read.withBorrowed(\AsyncDependency<V>.build) { $0.publishedValue() }
   }
 }
 

@@ -331,7 +331,7 @@ extension SlotStore {
     guard let read = beginPublishedRead(bits: bits, as: MainActorDependency<V>.self) else { return nil }
     defer { read.end() }
     guard MainActorIsolation.isCurrent else { return nil }
-    return MainActorDependency<V>.publishedValue(inBox: read.box)
+    return read.withBorrowed(\MainActorDependency<V>.state) { $0.published }
   }
 
   /// ``publishedMainActorValue(bits:as:)`` for a caller isolated to the
@@ -344,20 +344,7 @@ extension SlotStore {
   package func publishedMainActorValueOnMainActor<V>(bits: SlotKeyBits?, as type: V.Type) -> V? {
     guard let read = beginPublishedRead(bits: bits, as: MainActorDependency<V>.self) else { return nil }
     defer { read.end() }
-    return MainActorDependency<V>.publishedValue(inBox: read.box)
-  }
-}
-
-extension MainActorDependency {
-  /// The instance published by the handle stored in `box`, read in place:
-  /// the handle's state is borrowed, not copied out (a retain and a
-  /// release). The caller's read of `box` keeps the handle and its state,
-  /// and runs on the main actor.
-  @inlinable @inline(__always)
-  static func publishedValue(inBox box: UnsafeMutableRawPointer) -> Value? {
-    let offset = MemoryLayout<Self>.offset(of: \Self.state).unsafelyUnwrapped
-    return UnsafeRawPointer(box).load(fromByteOffset: offset, as: Unmanaged<MainActorState<Value>>.self)
-      ._withUnsafeGuaranteedRef { $0.published }
+    return read.withBorrowed(\MainActorDependency<V>.state) { $0.published }
   }
 }
 
