@@ -340,7 +340,7 @@ extension SlotStore {
   /// ```swift
   /// if let value = store.publishedMainActorValueOnMainActor(bits: bits, as: SettingsModel.self) { return value }
   /// ```
-  @inlinable @inline(__always)
+  @inlinable @inline(__always) @MainActor
   package func publishedMainActorValueOnMainActor<V>(bits: SlotKeyBits?, as type: V.Type) -> V? {
     guard let read = beginPublishedRead(bits: bits, as: MainActorDependency<V>.self) else { return nil }
     defer { read.end() }
