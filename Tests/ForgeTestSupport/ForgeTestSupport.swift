@@ -155,7 +155,7 @@ package func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void
 /// then finds too few builds instead of hanging.
 ///
 /// ```swift
-/// let clears = RepeatedClears(100, rebuiltAs: builds) { pod.clearCachedInstances(forScope: scope) }
+/// let clears = RepeatedClears(50, rebuiltAs: builds) { pod.clearCachedInstances(forScope: scope) }
 /// repeat { _ = pod.resolve(provider); await Task.yield() } while !clears.done.isRaised
 /// clears.join()
 /// ```
