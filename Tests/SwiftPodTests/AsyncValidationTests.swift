@@ -49,13 +49,16 @@ struct AsyncValidationTests {
   @Test("nothing the check builds is kept in the pod")
   func isolated() async throws {
     let builds = Counter()
+    // A leaf of its own: ValidationTests counts the builds of the shared
+    // one, and runs in parallel with this.
+    let leaf = Provider("leaf") { _ in AsyncValidatedProviders.Part() }
     let holder = AsyncProvider("holder") { pod in
       builds.increment()
       await Task.yield()
-      return AsyncValidatedProviders.Part([pod.resolve(ValidatedProviders.leaf)])
+      return AsyncValidatedProviders.Part([pod.resolve(leaf)])
     }
     let pod = SwiftPod()
-    let part = pod.resolve(ValidatedProviders.leaf)
+    let part = pod.resolve(leaf)
     #expect(await pod.validateAsync(holder).isValid)
     #expect(builds.count == 1)
     let built = try await pod.resolve(holder)
