@@ -1,4 +1,3 @@
-import DependencyFetcher
 // Runs N operations of one scenario for one system, for instruction counts
 // under `valgrind --tool=callgrind` (Scripts/instructions.py runs it with
 // two values of N and divides the difference, so start-up cancels out),
@@ -10,6 +9,8 @@ import DependencyFetcher
 //
 // Only the Forge modules: no peers and no harness, so it builds quickly
 // and its counts are ours alone.
+
+import DependencyFetcher
 import Dispatch
 import Forge
 import ForgeInject
