@@ -230,14 +230,10 @@ package enum StorageActorScenario {
 /// ```
 @MainActor
 package func letsMainActorWorkRun(_ body: @MainActor () async throws -> Void) async rethrows -> Bool {
-  let ran = MainActorFlag()
-  let other = Task { @MainActor in ran.isRaised = true }
+  let ran = Signal()
+  let other = Task { @MainActor in ran.raise() }
   try await body()
   let suspended = ran.isRaised
   await other.value
   return suspended
-}
-
-@MainActor private final class MainActorFlag {
-  var isRaised = false
 }
