@@ -25,6 +25,9 @@ struct AsyncValidationTests {
       AsyncValidatedServices.sound, AsyncValidatedServices.failing)
     #expect(report.problems.map(\.id) == [.builderFailed], "\(report)")
     #expect(report.problems(.builderFailed).first?.dependency == "asyncFailing")
+    #expect(
+      report.problems(.builderFailed).first?.description.contains(
+        "Building asyncFailing threw DependencyFetcherTests.AsyncValidatedServices.Unreachable()") == true)
     #expect(report.graph.dependencies(of: "asyncSound").map(\.name) == [AsyncValidatedServices.part.name])
   }
 

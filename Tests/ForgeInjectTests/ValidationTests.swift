@@ -59,11 +59,36 @@ struct ValidationTests {
     #expect(
       report.problems(.cycle).first?.description.contains(
         "Dependency cycle: ForgeInjectTests.Broken.A → ForgeInjectTests.Broken.B → ForgeInjectTests.Broken.A") == true)
-    #expect(report.problems(.builderFailed).first?.description.contains("OpenFailed") == true)
+    #expect(
+      report.problems(.builderFailed).first?.description.contains(
+        "Building ForgeInjectTests.Broken.File threw ForgeInjectTests.Broken.OpenFailed()") == true)
     #expect(
       report.problems(.lifetimeMismatch).first?.chain == [
         "ForgeInjectTests.Broken.Store", "ForgeInjectTests.Broken.Cache",
       ])
+  }
+
+  @Test("a builder that throws under another's is the one named, with the chain that reached it")
+  func nestedBuilderFailure() {
+    let container = ForgeContainer()
+    container.register { _ -> Broken.File in throw Broken.OpenFailed() }
+    container.register { c in Vault(file: try c.resolve()) }
+    let report = container.validate()
+    let viaVault = report.problems(.builderFailed).first { $0.chain.count > 1 }
+    #expect(viaVault?.dependency == "ForgeInjectTests.Broken.File", "\(report)")
+    #expect(viaVault?.chain == ["ForgeInjectTests.ValidationTests.Vault", "ForgeInjectTests.Broken.File"])
+    #expect(
+      viaVault?.description.contains(
+        "Building ForgeInjectTests.Broken.File threw ForgeInjectTests.Broken.OpenFailed()") == true)
+    #expect(
+      viaVault?.description.contains(
+        "To fix it, make what builds ForgeInjectTests.Broken.File succeed, or handle the error where") == true)
+  }
+
+  /// Holds a file, whose builder throws.
+  final class Vault: Sendable {
+    let file: Broken.File
+    init(file: Broken.File) { self.file = file }
   }
 
   @Test("the missing type is a red node of its own; what needed it is orange")

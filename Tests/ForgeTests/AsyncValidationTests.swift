@@ -23,6 +23,10 @@ final class AsyncBrokenContainer: Container, @unchecked Sendable {
       throw Unreachable()
     }
   }
+  /// Awaits the archive, whose factory throws.
+  var library: AsyncDependency<[Service]> {
+    provide(.singleton) { [try await self.archive.value] }
+  }
   /// Sound, and synchronous: validated on a thread of its own.
   var clock: Service { provide(.singleton) { Service("tick") } }
   /// A cycle among synchronous dependencies, reached only from an async one.
@@ -50,8 +54,18 @@ struct AsyncValidationTests {
       report.problems(.lifetimeMismatch).first?.chain == ["AsyncBrokenContainer.session", "AsyncBrokenContainer.user"])
     let failed = report.problems(.builderFailed).first
     #expect(failed?.dependency == "AsyncBrokenContainer.archive")
-    #expect(failed?.description.contains("Unreachable") == true)
+    let thrown = "Building AsyncBrokenContainer.archive threw ForgeTests.AsyncBrokenContainer.Unreachable()"
+    #expect(failed?.description.contains(thrown) == true)
     #expect(report.checked.contains("AsyncBrokenContainer.clock"))
+  }
+
+  @Test("a factory that throws under another's await is the one named, with the chain that reached it")
+  func nestedFailure() async {
+    let report = await AsyncBrokenContainer().validateAsync(\.library)
+    let failed = report.problems(.builderFailed).first
+    #expect(failed?.dependency == "AsyncBrokenContainer.archive", "\(report)")
+    #expect(failed?.chain == ["AsyncBrokenContainer.library", "AsyncBrokenContainer.archive"])
+    #expect(failed?.description.contains("Building AsyncBrokenContainer.archive threw") == true)
   }
 
   @Test("validate() runs no async factory, and nothing validateAsync() builds is kept")

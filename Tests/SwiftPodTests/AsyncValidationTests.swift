@@ -26,6 +26,7 @@ struct AsyncValidationTests {
     #expect(report.problems.map(\.id) == [.lifetimeMismatch, .builderFailed], "\(report)")
     #expect(report.problems(.lifetimeMismatch).first?.chain == ["asyncHolder", "parentPart"])
     #expect(report.problems(.builderFailed).first?.dependency == "asyncFailing")
+    #expect(report.problems(.builderFailed).first?.description.contains("Building asyncFailing threw") == true)
   }
 
   @Test("a main-actor provider is built on the main actor and checked, in isolation")

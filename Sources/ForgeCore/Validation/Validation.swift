@@ -42,7 +42,8 @@ package enum Validation {
   ///   - throwing: whether the dialect's resolutions throw (they then run
   ///     on the calling thread).
   ///   - diagnose: the dialect's diagnostic for an error its resolutions
-  ///     threw; nil for one in the engine's vocabulary.
+  ///     threw; nil for one in the engine's vocabulary and for a factory's
+  ///     own, which the report words itself, naming the dependency.
   package static func run(
     _ roots: [Root],
     throwing: Bool,
@@ -124,21 +125,18 @@ package enum Validation {
       }
       Gates.asyncValidations.add(-1)
       Gates.activeOverrideScopes.add(-Gates.taskBoundWeight)
-      findings.add(session, rootName: root.name, end: session.waitForEnd()) { error in
-        diagnose(error) ?? Self.diagnoseThrown(error)
-      }
+      findings.add(session, rootName: root.name, end: session.waitForEnd(), diagnose: diagnose)
     }
     return findings.report()
   }
 
-  /// An error an async factory threw: the engine's own in its words, any
-  /// other as the factory's failure.
-  private static func diagnoseThrown(_ error: any Error) -> ForgeDiagnostic? {
-    guard ForgeDiagnostic.ofEngineError(error) == nil else { return nil }
-    return ForgeDiagnostic(
+  /// A factory's own error, thrown while `dependency` was being built: a
+  /// builder's or an async factory's, in any dialect.
+  static func factoryFailure(_ error: any Error, building dependency: String) -> ForgeDiagnostic {
+    ForgeDiagnostic(
       .builderFailed,
-      "An async factory threw \(String(reflecting: error))",
-      fix: "make that factory succeed, or handle the error where the dependency is awaited."
+      "Building \(dependency) threw \(String(reflecting: error))",
+      fix: "make what builds \(dependency) succeed, or handle the error where \(dependency) is resolved."
     )
   }
 
@@ -267,7 +265,11 @@ private struct Findings {
       edges[ObjectIdentifier(outer)] = [inner]
     }
     let names = chain.map(\.name) + (requested.map { [$0] } ?? [])
-    var diagnostic = diagnose(error) ?? ForgeDiagnostic.of(error)
+    // A factory's own error (a builder's, an async factory's) is about the
+    // innermost dependency being built when it was thrown.
+    var diagnostic =
+      diagnose(error) ?? ForgeDiagnostic.ofEngineError(error)
+      ?? Validation.factoryFailure(error, building: names.last ?? rootName)
     if diagnostic.chain.isEmpty, names.count > 1 {
       diagnostic = ForgeDiagnostic(
         diagnostic.id, diagnostic.summary, chain: names, reason: diagnostic.reason, fix: diagnostic.fix)

@@ -74,14 +74,9 @@ extension ForgeContainer {
           fix: "\(error.fix)."
         )
       }
-    case is DependencyCycleError:
-      return nil
     default:
-      return ForgeDiagnostic(
-        .builderFailed,
-        "A builder threw \(String(reflecting: error))",
-        fix: "make that builder succeed, or handle the error where the dependency is resolved."
-      )
+      // The engine's (a cycle), or a builder's own: the report words them.
+      return nil
     }
   }
 }
