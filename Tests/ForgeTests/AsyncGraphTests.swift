@@ -47,6 +47,20 @@ final class ChangingReadsContainer: Container, @unchecked Sendable {
 
 @Suite("Forge: async dependencies in graphs, traces and override scopes", .timeLimit(.minutes(1)))
 struct AsyncGraphTests {
+  @Test("an async dependency's node has its instance's type, not its handle's")
+  func nodeType() async throws {
+    let container = AsyncGraphContainer()
+    _ = try await container.outer.value
+    let graph = container.dependencyGraph()
+    #expect(graph.node(named: "AsyncGraphContainer.outer")?.type == "Swift.String")
+    #expect(graph.node(named: "AsyncGraphContainer.region")?.type == "Swift.String")
+    #expect(!graph.dot.contains("AsyncDependency"))
+    // A main-actor dependency's too.
+    let onMain = MainActorContainer()
+    _ = await onMain.settings.value
+    #expect(onMain.dependencyGraph().node(named: "MainActorContainer.settings")?.type == "ForgeTests.SettingsModel")
+  }
+
   @Test("the graph has an edge to each dependency an async factory resolved, across awaits")
   func graphEdges() async throws {
     let container = AsyncGraphContainer()

@@ -502,7 +502,10 @@ package protocol AsyncBuildHost: AnyObject, Sendable {
 
 /// A handle type whose slot's dependencies its async build records: slots
 /// of such types record nothing when the handle is made.
-package protocol AsyncBuiltHandle {}
+package protocol AsyncBuiltHandle {
+  /// The type of the instance the handle's build makes.
+  static var instanceType: Any.Type { get }
+}
 
 /// What an async factory resolved, from whichever threads and child tasks
 /// it ran on, in first-resolution order.

@@ -141,7 +141,9 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
   }
 }
 
-extension AsyncDependency: AsyncBuiltHandle {}
+extension AsyncDependency: AsyncBuiltHandle {
+  package static var instanceType: Any.Type { Value.self }
+}
 
 extension AsyncDependency: AsyncKeptInstance {
   package var keptForShutdown: (sequence: Int, instance: Any)? { build.keptForShutdown }

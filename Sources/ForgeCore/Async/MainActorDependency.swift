@@ -113,7 +113,9 @@ public struct MainActorDependency<Value>: Sendable {
   }
 }
 
-extension MainActorDependency: AsyncBuiltHandle {}
+extension MainActorDependency: AsyncBuiltHandle {
+  package static var instanceType: Any.Type { Value.self }
+}
 
 extension MainActorDependency: ValidationAwaitable {
   package func awaitForValidation() async throws {

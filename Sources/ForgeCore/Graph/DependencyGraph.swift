@@ -26,7 +26,8 @@ public struct DependencyGraph: Sendable, Hashable {
     /// The dependency as messages name it (`AppContainer.network`,
     /// `Provider<MyApp.Clock>`).
     public let name: String
-    /// Its value type, module-qualified.
+    /// The type of its instances, module-qualified; for an async or
+    /// main-actor dependency, the instance's type, not its handle's.
     public let type: String
     /// How long it is kept: `transient`, `singleton`, `cached`, `weak`, or
     /// a custom scope's name; nil when only an override has served it.

@@ -35,7 +35,7 @@ struct GraphNumbering {
     status: DependencyGraph.Node.Status = .ok
   ) -> DependencyGraph.Node {
     DependencyGraph.Node(
-      id: id(of: slot), name: slot.name, type: slot.valueTypeName, lifetime: lifetime?.graphName,
+      id: id(of: slot), name: slot.name, type: slot.instanceTypeName, lifetime: lifetime?.graphName,
       isOverridden: isOverridden, isPreview: isPreview, status: status)
   }
 

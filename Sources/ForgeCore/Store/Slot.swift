@@ -19,6 +19,12 @@ import CForgeAtomics
   @usableFromInline package let valueType: ObjectIdentifier
   private let valueMetatype: Any.Type
   package var valueTypeName: String { String(reflecting: valueMetatype) }
+  /// The type of the instances the dependency hands out, as graphs show it:
+  /// an async or main-actor dependency's instance type, not its handle's.
+  package var instanceTypeName: String {
+    guard let handle = valueMetatype as? any AsyncBuiltHandle.Type else { return valueTypeName }
+    return String(reflecting: handle.instanceType)
+  }
 
   /// How a closure-scoped override would name this slot.
   package let target: OverrideScope.Target
