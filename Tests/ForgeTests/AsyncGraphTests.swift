@@ -107,6 +107,35 @@ struct AsyncGraphTests {
     container.removeObserver(token)
   }
 
+  @Test("the tree printer puts an async build under the build that awaited it, across tasks")
+  func treePrinter() async throws {
+    let container = AsyncGraphContainer()
+    let printed = Guarded<[String]>([])
+    let token = container.addObserver(ResolutionTreePrinter { text in printed.withLock { $0.append(text) } })
+    _ = try await container.outer.value
+    _ = try await container.outer.value
+    container.removeObserver(token)
+    // Durations vary: "built in 41µs" is read as "built".
+    let trees = printed.withLock { $0 }.map { tree in
+      tree.split(separator: "\n").map { line in
+        line.firstRange(of: " — built in ").map { String(line[..<$0.lowerBound]) + " — built" } ?? String(line)
+      }
+    }
+    #expect(
+      trees == [
+        // The handle, then its build, in the task the build runs in.
+        ["AsyncGraphContainer.outer — cached"],
+        [
+          "AsyncGraphContainer.outer — built",
+          "  AsyncGraphContainer.inner — built",
+          "    AsyncGraphContainer.region — built",
+          "  AsyncGraphContainer.region — cached",
+        ],
+        // The hit reads the kept instance: the handle's line alone.
+        ["AsyncGraphContainer.outer — cached"],
+      ])
+  }
+
   @Test("an override scope rebuilds an async singleton only when its overrides reach it")
   func scopeReach() async throws {
     let container = AsyncGraphContainer()

@@ -58,6 +58,31 @@ struct TracingTests {
     #expect(lines.last == "  GraphContainer.clock — cached")
   }
 
+  @Test("resolutions on several threads at once each print a whole tree of their own")
+  func treePrinterOnThreads() {
+    let container = GraphContainer()
+    _ = container.clock
+    let printed = Guarded<[String]>([])
+    container.addObserver(ResolutionTreePrinter { text in printed.withLock { $0.append(text) } })
+    onThreads(8) { _ in
+      for _ in 0..<50 { _ = container.viewModel }
+    }
+    let trees = printed.withLock { $0 }
+    #expect(trees.count == 400)
+    // Each tree is one resolution's, whole: the api is built under it
+    // (with its network) or, kept already, cached.
+    let malformed = trees.filter { tree in
+      let lines = tree.split(separator: "\n").map(String.init)
+      let api = lines.dropFirst().dropLast()
+      return lines.count < 3 || !lines[0].hasPrefix("GraphContainer.viewModel — built in ")
+        || lines.last != "  GraphContainer.clock — cached"
+        || !(api == ["  GraphContainer.api — cached"]
+          || (api.count == 2 && api.first!.hasPrefix("  GraphContainer.api — built in ")
+            && api.last!.hasPrefix("    GraphContainer.network — ")))
+    }
+    #expect(malformed.isEmpty, "\(malformed.prefix(3))")
+  }
+
   @Test("the slow-build reporter reports builds over its threshold only")
   func slowBuilds() {
     final class SlowContainer: Container, @unchecked Sendable {

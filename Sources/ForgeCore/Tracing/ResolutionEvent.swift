@@ -76,13 +76,61 @@ public struct ObserverToken: Hashable, Sendable {
 /// //   AppContainer.authService — cached
 /// AppContainer.shared.removeObserver(token)
 /// ```
+///
+/// An async dependency's build runs in a task of its own: its line stands
+/// under the build that awaited it, or starts a tree of its own when it was
+/// awaited directly (after the line of its handle, `cached`). Resolutions
+/// that run at once on several threads or tasks each make their own tree.
 public final class ResolutionTreePrinter: ResolutionObserver, @unchecked Sendable {
-  // @unchecked: `trees` is only touched under `lock`.
+  // @unchecked: `resolving` and every tree are only touched under `lock`.
   private let lock = ConditionLock()
-  /// Per thread: the tree's lines so far, and the open resolutions (index
-  /// of their line).
-  private var trees: [ObjectIdentifier: (lines: [(depth: Int, name: String, outcome: String?)], open: [Int])] = [:]
+  /// Per task (or per thread, outside any task): the tree its events add
+  /// to, and its resolutions in progress there, innermost last.
+  private var resolving: [Resolver: (tree: Tree, open: [Line])] = [:]
   private let write: @Sendable (String) -> Void
+
+  /// Where events come from: tasks' resolutions never interleave within a
+  /// task, and a thread's outside any task never interleave on it.
+  private enum Resolver: Hashable {
+    case task(UnsafeCurrentTask)
+    case thread(ObjectIdentifier)
+
+    static var current: Resolver {
+      withUnsafeCurrentTask { task in task.map(Resolver.task) } ?? .thread(ObjectIdentifier(ResolutionContext.current))
+    }
+  }
+
+  /// One resolution: its line, then the lines of what it resolved.
+  private final class Line {
+    let name: String
+    var outcome: String?
+    var children: [Line] = []
+    unowned let parent: Line?  // the tree holds every line
+    /// Where its resolution began: a line another resolver adds below it
+    /// is a build of its own (an async one, in its task).
+    let resolver: Resolver
+
+    init(name: String, parent: Line?, resolver: Resolver) {
+      self.name = name
+      self.parent = parent
+      self.resolver = resolver
+    }
+
+    /// The names from the tree's root down to this line.
+    var path: [String] { (parent?.path ?? []) + [name] }
+
+    func render(depth: Int, into text: inout String) {
+      text += String(repeating: "  ", count: depth) + name + " — " + (outcome ?? "?") + "\n"
+      for child in children { child.render(depth: depth + 1, into: &text) }
+    }
+  }
+
+  /// A direct resolution's tree; printed once nothing in it is in progress.
+  private final class Tree {
+    let root: Line
+    var inProgress = 1
+    init(_ root: Line) { self.root = root }
+  }
 
   /// A printer that hands each finished tree, one string of lines, to
   /// `write` (by default, `print`).
@@ -91,28 +139,71 @@ public final class ResolutionTreePrinter: ResolutionObserver, @unchecked Sendabl
   }
 
   public func resolution(_ event: ResolutionEvent) {
-    let thread = ObjectIdentifier(ResolutionContext.current)
+    let resolver = Resolver.current
     let finished: String? = lock.withLock {
-      var tree = trees[thread] ?? ([], [])
-      defer { trees[thread] = tree.open.isEmpty ? nil : tree }
-      switch event.kind {
-      case .requested:
-        tree.open.append(tree.lines.count)
-        tree.lines.append((event.chain.count, event.dependency, nil))
+      if case .requested = event.kind {
+        begin(event, by: resolver)
         return nil
-      default:
-        guard let line = tree.open.popLast() else { return nil }
-        tree.lines[line].outcome = Self.outcome(event.kind)
-        guard tree.open.isEmpty else { return nil }
-        let base = tree.lines.first?.depth ?? 0
-        let text = tree.lines.map { entry in
-          String(repeating: "  ", count: max(0, entry.depth - base)) + entry.name + " — " + (entry.outcome ?? "?")
-        }
-        tree = ([], [])
-        return text.joined(separator: "\n") + "\n"
       }
+      return end(event, by: resolver)
     }
     if let finished { write(finished) }
+  }
+
+  /// Adds the line of a resolution `resolver` begins: below its own
+  /// resolution in progress, else below the build its chain names (a
+  /// build started in a task of its own), else as a tree of its own.
+  private func begin(_ event: ResolutionEvent, by resolver: Resolver) {
+    if var entry = resolving[resolver], let parent = entry.open.last {
+      let line = Line(name: event.dependency, parent: parent, resolver: resolver)
+      parent.children.append(line)
+      entry.open.append(line)
+      entry.tree.inProgress += 1
+      resolving[resolver] = entry
+      return
+    }
+    if !event.chain.isEmpty, let (tree, parent) = openLine(at: event.chain) {
+      // The handle's line just before it, resolved by the build that
+      // awaits this one, becomes the build's line.
+      let line: Line
+      if let handle = parent.children.last, handle.name == event.dependency, handle.resolver != resolver,
+        handle.outcome == Self.outcome(.cacheHit)
+      {
+        handle.outcome = nil
+        line = handle
+      } else {
+        line = Line(name: event.dependency, parent: parent, resolver: resolver)
+        parent.children.append(line)
+      }
+      tree.inProgress += 1
+      resolving[resolver] = (tree, [line])
+      return
+    }
+    let root = Line(name: event.dependency, parent: nil, resolver: resolver)
+    resolving[resolver] = (Tree(root), [root])
+  }
+
+  /// Ends `resolver`'s innermost resolution; the tree's text once nothing
+  /// in it is in progress.
+  private func end(_ event: ResolutionEvent, by resolver: Resolver) -> String? {
+    guard var entry = resolving[resolver], let line = entry.open.popLast() else { return nil }
+    line.outcome = Self.outcome(event.kind)
+    resolving[resolver] = entry.open.isEmpty ? nil : entry
+    entry.tree.inProgress -= 1
+    guard entry.tree.inProgress == 0 else { return nil }
+    var text = ""
+    entry.tree.root.render(depth: 0, into: &text)
+    return text
+  }
+
+  /// The resolution in progress whose path from its tree's root is `chain`.
+  private func openLine(at chain: [String]) -> (Tree, Line)? {
+    for entry in resolving.values {
+      for line in entry.open.reversed() where line.name == chain.last && line.path == chain {
+        return (entry.tree, line)
+      }
+    }
+    return nil
   }
 
   static func outcome(_ kind: ResolutionEvent.Kind) -> String {
