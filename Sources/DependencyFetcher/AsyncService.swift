@@ -29,13 +29,22 @@ public final class AsyncService<T: Sendable>: Sendable, KeyObject {
 
   deinit { keyLife.end() }
   @usableFromInline let make: @Sendable (Fetcher) async throws -> T
-  /// Names the service in messages, such as a cycle's path.
+  /// Names the service in messages, such as a cycle's path, and graphs;
+  /// defaults to its type and where it is declared.
   public let name: String
 
   /// A service that `make` makes from other services of the same fetcher.
-  public init(_ name: String? = nil, _ make: @escaping @Sendable (Fetcher) async throws -> T) {
+  ///
+  /// `fileID` and `line` say where it is declared, for its default name;
+  /// leave the defaults.
+  public init(
+    _ name: String? = nil,
+    _ make: @escaping @Sendable (Fetcher) async throws -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
     self.make = make
-    self.name = name ?? "AsyncService<\(String(reflecting: T.self))>"
+    self.name = name ?? CodeLocation(fileID: fileID, line: line).defaultName("AsyncService", of: T.self)
   }
 }
 

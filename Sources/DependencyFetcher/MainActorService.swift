@@ -22,14 +22,23 @@ public final class MainActorService<T>: Sendable, KeyObject {
 
   deinit { keyLife.end() }
   let make: @MainActor @Sendable (Fetcher) -> T
-  /// Names the service in messages, such as a cycle's path.
+  /// Names the service in messages, such as a cycle's path, and graphs;
+  /// defaults to its type and where it is declared.
   public let name: String
 
   /// A service that `make` makes on the main actor from other services of
   /// the same fetcher.
-  public init(_ name: String? = nil, _ make: @escaping @MainActor @Sendable (Fetcher) -> T) {
+  ///
+  /// `fileID` and `line` say where it is declared, for its default name;
+  /// leave the defaults.
+  public init(
+    _ name: String? = nil,
+    _ make: @escaping @MainActor @Sendable (Fetcher) -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
     self.make = make
-    self.name = name ?? "MainActorService<\(String(reflecting: T.self))>"
+    self.name = name ?? CodeLocation(fileID: fileID, line: line).defaultName("MainActorService", of: T.self)
   }
 }
 

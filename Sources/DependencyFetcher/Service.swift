@@ -36,7 +36,9 @@ public final class Service<T>: @unchecked Sendable, KeyObject {
   public let makeService: () -> T
   /// Makes the service for the fetcher that fetches it.
   @usableFromInline let make: (Fetcher) -> T
-  /// Names the service in messages (a cycle's path, say); defaults to its type.
+  /// Names the service in messages (a cycle's path, say) and graphs;
+  /// defaults to its type and where it is declared
+  /// (`Service<MyApp.Clock> (Services.swift:12)`).
   public let name: String
   /// Where the service is declared: a failed fetch stops there.
   @usableFromInline let location: CodeLocation
@@ -47,7 +49,7 @@ public final class Service<T>: @unchecked Sendable, KeyObject {
   /// the others; leave the defaults. A fetch of this service that fails
   /// stops the program there.
   public convenience init(_ makeService: @escaping () -> T, fileID: StaticString = #fileID, line: UInt = #line) {
-    self.init(Self.defaultName, makeService, fileID: fileID, line: line)
+    self.init(Self.defaultName(fileID, line), makeService, fileID: fileID, line: line)
   }
 
   /// A service made from other services of the fetcher that fetches it,
@@ -65,7 +67,7 @@ public final class Service<T>: @unchecked Sendable, KeyObject {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    self.init(Self.defaultName, make, fileID: fileID, line: line)
+    self.init(Self.defaultName(fileID, line), make, fileID: fileID, line: line)
   }
 
   /// A service with a name of its own for messages, made by `makeService`.
@@ -98,7 +100,9 @@ public final class Service<T>: @unchecked Sendable, KeyObject {
     self.location = CodeLocation(fileID: fileID, line: line)
   }
 
-  private static var defaultName: String { "Service<\(String(reflecting: T.self))>" }
+  private static func defaultName(_ fileID: StaticString, _ line: UInt) -> String {
+    CodeLocation(fileID: fileID, line: line).defaultName("Service", of: T.self)
+  }
 
   /// A service that is an existing instance.
   ///

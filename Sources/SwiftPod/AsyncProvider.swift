@@ -30,7 +30,8 @@ public final class AsyncProvider<T: Sendable>: Hashable, Sendable, KeyObject {
   deinit { keyLife.end() }
   /// How long a pod keeps this provider's instances.
   public let scope: ProviderScope
-  /// Names the provider in messages (a cycle's path, say); defaults to its type.
+  /// Names the provider in messages (a cycle's path, say) and graphs;
+  /// defaults to its type and where it is declared.
   public let name: String
   @usableFromInline let builder: @Sendable (ProviderResolver) async throws -> T
   @usableFromInline let lifetime: Lifetime
@@ -46,10 +47,10 @@ public final class AsyncProvider<T: Sendable>: Hashable, Sendable, KeyObject {
     line: UInt = #line
   ) {
     self.scope = scope
-    self.name = name ?? "AsyncProvider<\(String(reflecting: T.self))>"
+    self.location = CodeLocation(fileID: fileID, line: line)
+    self.name = name ?? location.defaultName("AsyncProvider", of: T.self)
     self.builder = builder
     self.lifetime = scope.lifetime
-    self.location = CodeLocation(fileID: fileID, line: line)
     scope.registerName()
   }
 

@@ -24,20 +24,26 @@ public final class MainActorProvider<T>: Hashable, Sendable, KeyObject {
   deinit { keyLife.end() }
   /// How long a pod keeps this provider's instances.
   public let scope: ProviderScope
-  /// Names the provider in messages (a cycle's path, say); defaults to its type.
+  /// Names the provider in messages (a cycle's path, say) and graphs;
+  /// defaults to its type and where it is declared.
   public let name: String
   let builder: @MainActor @Sendable (ProviderResolver) -> T
   let lifetime: Lifetime
 
   /// A provider whose instances `builder` builds on the main actor, kept
   /// according to `scope`.
+  ///
+  /// `fileID` and `line` say where it is declared, for its default name;
+  /// leave the defaults.
   public init(
     _ name: String? = nil,
     scope: ProviderScope = SingletonScope(),
-    _ builder: @escaping @MainActor @Sendable (ProviderResolver) -> T
+    _ builder: @escaping @MainActor @Sendable (ProviderResolver) -> T,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) {
     self.scope = scope
-    self.name = name ?? "MainActorProvider<\(String(reflecting: T.self))>"
+    self.name = name ?? CodeLocation(fileID: fileID, line: line).defaultName("MainActorProvider", of: T.self)
     self.builder = builder
     self.lifetime = scope.lifetime
     scope.registerName()

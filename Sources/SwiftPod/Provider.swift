@@ -27,7 +27,9 @@ public final class Provider<T>: Hashable, Sendable, KeyObject {
   deinit { keyLife.end() }
   /// How long a pod keeps this provider's instances.
   public let scope: ProviderScope
-  /// Names the provider in messages (a cycle's path, say); defaults to its type.
+  /// Names the provider in messages (a cycle's path, say) and graphs;
+  /// defaults to its type and where it is declared
+  /// (`Provider<MyApp.Clock> (AppProviders.swift:12)`).
   public let name: String
   @usableFromInline let builder: @Sendable (ProviderResolver) -> T
   /// The engine lifetime of `scope`, worked out once.
@@ -46,10 +48,10 @@ public final class Provider<T>: Hashable, Sendable, KeyObject {
     line: UInt = #line
   ) {
     self.scope = scope
-    self.name = "Provider<\(String(reflecting: T.self))>"
+    self.location = CodeLocation(fileID: fileID, line: line)
+    self.name = location.defaultName("Provider", of: T.self)
     self.builder = builder
     self.lifetime = scope.lifetime
-    self.location = CodeLocation(fileID: fileID, line: line)
     scope.registerName()
   }
 

@@ -69,7 +69,7 @@ struct FetcherTests {
     #expect(fetcher.fetch(outer)[0] === fetcher.fetch(inner))
   }
 
-  @Test("unnamed services are named by their type in messages")
+  @Test("unnamed services are named by their type and declaration in messages")
   func unnamedCycle() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       final class Ref: @unchecked Sendable { var service: Service<Int>? }
@@ -79,7 +79,17 @@ struct FetcherTests {
       _ = fetcher.fetch(ref.service!)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(stderr.contains("Dependency cycle: Service<Swift.Int> → Service<Swift.Int>."))
+    // Inside an exit test, `#line` is the test macro's own line.
+    #expect(stderr.contains("Dependency cycle: Service<Swift.Int> (FetcherTests.swift:"), "\(stderr)")
+  }
+
+  @Test("an unnamed service's default name says where it is declared; a given name is kept")
+  func defaultNames() {
+    #expect(Service<Int> { 1 }.name == "Service<Swift.Int> (FetcherTests.swift:\(#line))")
+    #expect(Service<Int> { _ in 1 }.name == "Service<Swift.Int> (FetcherTests.swift:\(#line))")
+    #expect(AsyncService<Int> { _ in 1 }.name == "AsyncService<Swift.Int> (FetcherTests.swift:\(#line))")
+    #expect(MainActorService<Int> { _ in 1 }.name == "MainActorService<Swift.Int> (FetcherTests.swift:\(#line))")
+    #expect(Service<Int>("count") { 1 }.name == "count")
   }
 
   @Test("releasing a fetcher releases its instances")

@@ -150,7 +150,7 @@ struct SwiftPodTests {
     #expect(stderr.contains("SwiftPod: [Forge.cycle] Dependency cycle: a → b → a."))
   }
 
-  @Test("unnamed providers are named by their type in messages")
+  @Test("unnamed providers are named by their type and declaration in messages")
   func unnamedCycle() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       final class Box: @unchecked Sendable { var provider: Provider<Int>? }
@@ -160,6 +160,32 @@ struct SwiftPodTests {
       _ = SwiftPod().resolve(selfish)
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(stderr.contains("Dependency cycle: Provider<Swift.Int> → Provider<Swift.Int>."))
+    // Inside an exit test, `#line` is the test macro's own line.
+    #expect(stderr.contains("Dependency cycle: Provider<Swift.Int> (SwiftPodTests.swift:"), "\(stderr)")
   }
+
+  @Test("two unnamed providers of one type are told apart by where they are declared")
+  func unnamedProvidersApart() {
+    let report = SwiftPod().validate(UnnamedCycle.first)
+    let first = "Provider<Swift.Int> (SwiftPodTests.swift:\(UnnamedCycle.firstLine))"
+    let second = "Provider<Swift.Int> (SwiftPodTests.swift:\(UnnamedCycle.firstLine + 1))"
+    #expect(
+      report.problems(.cycle).first?.description.contains("Dependency cycle: \(first) → \(second) → \(first).")
+        == true, "\(report)")
+  }
+
+  @Test("an unnamed provider's default name says where it is declared; a given name is kept")
+  func defaultNames() {
+    #expect(Provider<Int> { _ in 1 }.name == "Provider<Swift.Int> (SwiftPodTests.swift:\(#line))")
+    #expect(AsyncProvider<Int> { _ in 1 }.name == "AsyncProvider<Swift.Int> (SwiftPodTests.swift:\(#line))")
+    #expect(MainActorProvider<Int> { _ in 1 }.name == "MainActorProvider<Swift.Int> (SwiftPodTests.swift:\(#line))")
+    #expect(Provider<Int>("count") { _ in 1 }.name == "count")
+  }
+}
+
+/// Two unnamed providers of one type that need each other.
+enum UnnamedCycle {
+  static let first: Provider<Int> = Provider { pod in pod.resolve(second) }
+  static let second: Provider<Int> = Provider(scope: AlwaysCreateNewScope()) { pod in pod.resolve(first) }
+  static let firstLine = #line - 2
 }

@@ -15,4 +15,18 @@ package struct CodeLocation: Sendable {
     self.fileID = fileID
     self.line = line
   }
+
+  /// A dependency object's name when its declaration gives none: its kind
+  /// and type, and the file and line it is declared at, so that two of one
+  /// type are told apart in messages and graphs.
+  ///
+  /// ```swift
+  /// CodeLocation(fileID: #fileID, line: #line).defaultName("Provider", of: Int.self)
+  /// // "Provider<Swift.Int> (AppProviders.swift:12)"
+  /// ```
+  package func defaultName(_ kind: String, of type: Any.Type) -> String {
+    let path = "\(fileID)"
+    let file = path.split(separator: "/").last.map(String.init) ?? path
+    return "\(kind)<\(String(reflecting: type))> (\(file):\(line))"
+  }
 }
