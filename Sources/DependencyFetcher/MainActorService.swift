@@ -25,12 +25,14 @@ public final class MainActorService<T>: Sendable, KeyObject {
   /// Names the service in messages, such as a cycle's path, and graphs;
   /// defaults to its type and where it is declared.
   public let name: String
+  /// Where the service is declared: a failed fetch stops there.
+  let location: CodeLocation
 
   /// A service that `make` makes on the main actor from other services of
   /// the same fetcher.
   ///
-  /// `fileID` and `line` say where it is declared, for its default name;
-  /// leave the defaults.
+  /// `fileID` and `line` say where it is declared; leave the defaults. A
+  /// fetch of this service that fails stops the program there.
   public init(
     _ name: String? = nil,
     _ make: @escaping @MainActor @Sendable (Fetcher) -> T,
@@ -38,7 +40,8 @@ public final class MainActorService<T>: Sendable, KeyObject {
     line: UInt = #line
   ) {
     self.make = make
-    self.name = name ?? CodeLocation(fileID: fileID, line: line).defaultName("MainActorService", of: T.self)
+    self.location = CodeLocation(fileID: fileID, line: line)
+    self.name = name ?? location.defaultName("MainActorService", of: T.self)
   }
 }
 
@@ -65,11 +68,12 @@ extension Fetcher {
   @usableFromInline
   func mainActorHandle<T>(_ service: MainActorService<T>) -> MainActorDependency<T> {
     do {
-      return try store.mainActorHandle(for: service, name: service.name, lifetime: .singleton) {
-        [unowned self] in service.make(self)
-      }
+      return try store.mainActorHandle(
+        for: service, name: service.name, lifetime: .singleton,
+        stopSite: StopSite(dialect: "DependencyFetcher", location: service.location)
+      ) { [unowned self] in service.make(self) }
     } catch {
-      fatalError("DependencyFetcher: \(ForgeDiagnostic.of(error))")
+      stop(error, at: service.location)
     }
   }
 }

@@ -29,12 +29,14 @@ public final class MainActorProvider<T>: Hashable, Sendable, KeyObject {
   public let name: String
   let builder: @MainActor @Sendable (ProviderResolver) -> T
   let lifetime: Lifetime
+  /// Where the provider is declared: a failed resolution stops there.
+  let location: CodeLocation
 
   /// A provider whose instances `builder` builds on the main actor, kept
   /// according to `scope`.
   ///
-  /// `fileID` and `line` say where it is declared, for its default name;
-  /// leave the defaults.
+  /// `fileID` and `line` say where it is declared; leave the defaults. A
+  /// resolution of this provider that fails stops the program there.
   public init(
     _ name: String? = nil,
     scope: ProviderScope = SingletonScope(),
@@ -43,7 +45,8 @@ public final class MainActorProvider<T>: Hashable, Sendable, KeyObject {
     line: UInt = #line
   ) {
     self.scope = scope
-    self.name = name ?? CodeLocation(fileID: fileID, line: line).defaultName("MainActorProvider", of: T.self)
+    self.location = CodeLocation(fileID: fileID, line: line)
+    self.name = name ?? location.defaultName("MainActorProvider", of: T.self)
     self.builder = builder
     self.lifetime = scope.lifetime
     scope.registerName()
@@ -51,6 +54,27 @@ public final class MainActorProvider<T>: Hashable, Sendable, KeyObject {
 
   public static func == (lhs: MainActorProvider, rhs: MainActorProvider) -> Bool { lhs === rhs }
   public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+extension ProviderResolver {
+  /// The instance `provider` stands for, built on the main actor (in a
+  /// main-actor builder: the `pod` parameter resolves another main-actor
+  /// provider).
+  ///
+  /// ```swift
+  /// let screenProvider = MainActorProvider { pod in
+  ///   SettingsScreen(router: pod.resolve(routerProvider))   // routerProvider: a MainActorProvider
+  /// }
+  /// ```
+  @MainActor
+  public func resolve<T>(_ provider: MainActorProvider<T>) -> T {
+    guard let pod = self as? SwiftPod else {
+      fatalError(
+        "SwiftPod: \(ForgeDiagnostic(.missing, "\(provider.name) is built on the main actor but \(type(of: self)) cannot build it", reason: "only a SwiftPod builds on the main actor.", fix: "resolve it through a SwiftPod."))",
+        file: provider.location.fileID, line: provider.location.line)
+    }
+    return pod.resolve(provider)
+  }
 }
 
 extension SwiftPod {
@@ -76,11 +100,12 @@ extension SwiftPod {
   @usableFromInline
   func mainActorHandle<T>(_ provider: MainActorProvider<T>) -> MainActorDependency<T> {
     do {
-      return try store.mainActorHandle(for: provider, name: provider.name, lifetime: provider.lifetime) {
-        [unowned self] in provider.builder(self)
-      }
+      return try store.mainActorHandle(
+        for: provider, name: provider.name, lifetime: provider.lifetime,
+        stopSite: StopSite(dialect: "SwiftPod", location: provider.location)
+      ) { [unowned self] in provider.builder(self) }
     } catch {
-      fatalError("SwiftPod: \(ForgeDiagnostic.of(error))")
+      stop(error, at: provider.location)
     }
   }
 }

@@ -10,8 +10,27 @@ import Testing
   }
 }
 
+/// A main-actor service that fetches itself, on a line the tests know.
+enum LoopingService {
+  static let line = #line + 1
+  static let service: MainActorService<Int> = MainActorService { fetcher in fetcher.fetch(service) + 1 }
+}
+
 @Suite("DependencyFetcher: main-actor services", .timeLimit(.minutes(1)))
 struct MainActorServiceTests {
+  @Test("a main-actor service that fetches itself stops at its declaration, in DependencyFetcher's words")
+  func cycleStopsAtDeclaration() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = await MainActor.run { Fetcher.createDefault().fetch(LoopingService.service) }
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "DependencyFetcherTests/MainActorServiceTests.swift:\(LoopingService.line): Fatal error: DependencyFetcher: "
+          + "[Forge.cycle] Dependency cycle: MainActorService<Swift.Int> (MainActorServiceTests.swift:"),
+      "\(stderr)")
+  }
+
   @Test("on the main actor the fetch is synchronous; elsewhere it is awaited, and made once per fetcher")
   func fetchesEverywhere() async {
     let builds = Counter()

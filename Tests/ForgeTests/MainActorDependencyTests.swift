@@ -88,6 +88,9 @@ struct MainActorDependencyTests {
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(stderr.contains("[Forge.cycle] Dependency cycle: MainActorContainer.loop → MainActorContainer.loop"))
+    // At the property's declaration, in Forge's words.
+    #expect(
+      stderr.contains("ForgeTests/MainActorDependencyTests.swift:24: Fatal error: Forge: [Forge.cycle]"), "\(stderr)")
   }
 
   @Test("shutdown() stops a main-actor instance before what its factory resolved")

@@ -10,8 +10,42 @@ import Testing
   }
 }
 
+/// A main-actor provider that resolves itself, on a line the tests know.
+enum LoopingScreen {
+  static let line = #line + 1
+  static let provider: MainActorProvider<Int> = MainActorProvider { pod in pod.resolve(provider) + 1 }
+}
+
 @Suite("SwiftPod: main-actor providers", .timeLimit(.minutes(1)))
 struct MainActorProviderTests {
+  @Test("a main-actor builder resolves another main-actor provider through its pod parameter")
+  @MainActor
+  func composes() {
+    let routerBuilds = Counter()
+    let router = MainActorProvider { _ in
+      routerBuilds.increment()
+      return PodScreen("router")
+    }
+    let screen = MainActorProvider { pod in [pod.resolve(router), PodScreen("screen")] }
+    let pod = SwiftPod()
+    let built = pod.resolve(screen)
+    #expect(built.first === pod.resolve(router))
+    #expect(routerBuilds.count == 1)
+  }
+
+  @Test("a main-actor provider that resolves itself stops at its declaration, in SwiftPod's words")
+  func cycleStopsAtDeclaration() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = await MainActor.run { SwiftPod().resolve(LoopingScreen.provider) }
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "SwiftPodTests/MainActorProviderTests.swift:\(LoopingScreen.line): Fatal error: SwiftPod: [Forge.cycle] "
+          + "Dependency cycle: MainActorProvider<Swift.Int> (MainActorProviderTests.swift:\(LoopingScreen.line))"),
+      "\(stderr)")
+  }
+
   @Test("on the main actor the resolution is synchronous; elsewhere it is awaited, and built once")
   func resolvesEverywhere() async {
     let builds = Counter()

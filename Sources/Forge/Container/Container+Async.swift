@@ -151,7 +151,8 @@ extension Container {
         name: self.dependencyName(declaration),
         identity: AsyncDependencyIdentity(store: self.store, key: declaration),
         lifetime: lifetime,
-        factory: nil
+        factory: nil,
+        stopSite: StopSite(dialect: "Forge", location: CodeLocation(fileID: fileID, line: line))
       )
     }
   }
@@ -221,7 +222,9 @@ extension OverridableContainer {
     override(
       keyPath,
       with: {
-        MainActorDependency(name: name, identity: AnyHashable(identity), lifetime: .transient, factory: factory)
+        MainActorDependency(
+          name: name, identity: AnyHashable(identity), lifetime: .transient, factory: factory,
+          stopSite: StopSite(dialect: "Forge", location: CodeLocation(fileID: fileID, line: line)))
       },
       fileID: fileID, line: line)
   }

@@ -46,13 +46,16 @@ public struct MainActorDependency<Value>: Sendable {
   ///     kept only while someone else holds it.
   ///   - factory: builds the instance; nil when every handle is handed out
   ///     with one (``supplying(_:)``).
+  ///   - stopSite: where a failure of ``value`` (a cycle) stops the
+  ///     program, in whose words.
   package init(
     name: String,
     identity: AnyHashable,
     lifetime: Lifetime,
-    factory: (@MainActor @Sendable () -> Value)?
+    factory: (@MainActor @Sendable () -> Value)?,
+    stopSite: StopSite = .engine
   ) {
-    self.init(name: name, identity: identity, lifetime: lifetime, throwingFactory: factory)
+    self.init(name: name, identity: identity, lifetime: lifetime, throwingFactory: factory, stopSite: stopSite)
   }
 
   /// A handle whose instance `factory`, which may throw, builds on the main
@@ -62,12 +65,13 @@ public struct MainActorDependency<Value>: Sendable {
     name: String,
     identity: AnyHashable,
     lifetime: Lifetime,
-    throwingFactory factory: (@MainActor @Sendable () throws -> Value)?
+    throwingFactory factory: (@MainActor @Sendable () throws -> Value)?,
+    stopSite: StopSite = .engine
   ) {
     // Made by a slot's own build: its builds record in that slot.
     state = MainActorState(
       name: name, identity: identity, holdsWeakly: lifetime == .weak,
-      reporting: .forHandleMadeNow(lifetime: lifetime, identity: identity), factory: factory)
+      reporting: .forHandleMadeNow(lifetime: lifetime, identity: identity), stopSite: stopSite, factory: factory)
     self.factory = nil
   }
 
@@ -100,7 +104,7 @@ public struct MainActorDependency<Value>: Sendable {
       return try state.value(supplying: factory)
     } catch {
       // Only a cycle: the factories handed out with ``value`` do not throw.
-      fatalError("ForgeCore: \(ForgeDiagnostic.of(error))")
+      state.stopSite.stop(error)
     }
   }
 
@@ -138,6 +142,8 @@ extension MainActorDependency: AsyncKeptInstance {
   private let holdsWeakly: Bool
   /// Where a build records what its factory resolved and tells observers.
   private let reporting: AsyncBuildReporting
+  /// Where a failure of ``MainActorDependency/value`` stops the program.
+  let stopSite: StopSite
   @MainActor private var kept: Kept?
   /// The kept instance when it is kept for good (not weakly): what a hit
   /// reads, on the main actor, without a call.
@@ -179,6 +185,7 @@ extension MainActorDependency: AsyncKeptInstance {
     identity: AnyHashable,
     holdsWeakly: Bool,
     reporting: AsyncBuildReporting,
+    stopSite: StopSite = .engine,
     factory: (@MainActor @Sendable () throws -> Value)?
   ) {
     self.factory = factory
@@ -186,6 +193,7 @@ extension MainActorDependency: AsyncKeptInstance {
     self.identity = identity
     self.holdsWeakly = holdsWeakly
     self.reporting = reporting
+    self.stopSite = stopSite
   }
 
   /// The kept instance, or one built with the kept factory or `supplied`;
@@ -358,12 +366,14 @@ extension SlotStore where Key == IdentityKey {
     for object: some KeyObject,
     name: String,
     lifetime: Lifetime,
+    stopSite: StopSite,
     factory: @escaping @MainActor @Sendable () -> T
   ) throws -> MainActorDependency<T> {
     let key = IdentityKey(object)
     return try resolveObject(serial: object.keySerial, key: key, lifetime: lifetime.ofAsyncHandle, name: name) {
       MainActorDependency(
-        name: name, identity: AsyncDependencyIdentity(store: self, key: key), lifetime: lifetime, factory: factory)
+        name: name, identity: AsyncDependencyIdentity(store: self, key: key), lifetime: lifetime, factory: factory,
+        stopSite: stopSite)
     }
   }
 }

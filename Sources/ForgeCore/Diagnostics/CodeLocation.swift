@@ -30,3 +30,31 @@ package struct CodeLocation: Sendable {
     return "\(kind)<\(String(reflecting: type))> (\(file):\(line))"
   }
 }
+
+/// Where, and in whose words, a failure that cannot be thrown stops the
+/// program: the dialect that names itself in the message, and the user's
+/// declaration of what failed.
+///
+/// ```swift
+/// StopSite(dialect: "SwiftPod", location: provider.location).stop(error)
+/// // SwiftPodTests/Providers.swift:12: Fatal error: SwiftPod: [Forge.cycle] …
+/// ```
+package struct StopSite: Sendable {
+  package let dialect: String
+  package let location: CodeLocation?
+
+  package init(dialect: String, location: CodeLocation?) {
+    self.dialect = dialect
+    self.location = location
+  }
+
+  /// ForgeCore's own, for a handle no dialect made.
+  package static let engine = StopSite(dialect: "ForgeCore", location: nil)
+
+  /// Stops with `error`'s diagnostic, at the declaration when known.
+  package func stop(_ error: any Error) -> Never {
+    let message = "\(dialect): \(ForgeDiagnostic.of(error))"
+    guard let location else { fatalError(message) }
+    fatalError(message, file: location.fileID, line: location.line)
+  }
+}
