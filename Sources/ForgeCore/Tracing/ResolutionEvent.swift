@@ -90,13 +90,16 @@ public final class ResolutionTreePrinter: ResolutionObserver, @unchecked Sendabl
   private let write: @Sendable (String) -> Void
 
   /// Where events come from: tasks' resolutions never interleave within a
-  /// task, and a thread's outside any task never interleave on it.
+  /// task, and a thread's outside any task never interleave on it. A task
+  /// is known by its hash: the task itself must not outlive the closure
+  /// that lends it.
   private enum Resolver: Hashable {
-    case task(UnsafeCurrentTask)
+    case task(Int)
     case thread(ObjectIdentifier)
 
     static var current: Resolver {
-      withUnsafeCurrentTask { task in task.map(Resolver.task) } ?? .thread(ObjectIdentifier(ResolutionContext.current))
+      withUnsafeCurrentTask { task in task.map { .task($0.hashValue) } }
+        ?? .thread(ObjectIdentifier(ResolutionContext.current))
     }
   }
 
