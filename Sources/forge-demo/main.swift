@@ -84,6 +84,18 @@ Forge.withPreviewMode {
   print("  preview view model built for: \(TasksContainer.shared.taskList.createdFor)")
 }
 
+section("Tracing what a resolution does")
+// An observer hears every step; the tree printer shows a direct resolution
+// as a tree once it is done. Cached instances go first, so the view model is
+// built again, over the kept service and the composition root's proxies.
+TasksContainer.shared.resetCached()
+let tracing = TasksContainer.shared.addObserver(
+  ResolutionTreePrinter { tree in
+    for line in tree.split(separator: "\n") { print("  \(line)") }
+  })
+_ = TasksContainer.shared.taskList
+TasksContainer.shared.removeObserver(tracing)
+
 section("Reminders, wired with ForgeInject modules and @Injectable")
 let reminderContainer = ForgeContainer()
 AppDependencies().registerDependencies(in: reminderContainer)
