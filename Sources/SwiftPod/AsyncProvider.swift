@@ -70,7 +70,7 @@ extension ProviderResolver {
   nonisolated(nonsending) public func resolve<T>(_ provider: AsyncProvider<T>) async throws -> T {
     guard let pod = self as? SwiftPod else {
       fatalError(
-        "SwiftPod: \(ForgeDiagnostic(.missing, "\(provider.name) is async but \(type(of: self)) cannot build it", reason: "only a SwiftPod builds asynchronously.", fix: "resolve it through a SwiftPod."))",
+        "SwiftPod: \(ForgeDiagnostic(.missing, "\(provider.name) is async but \(type(of: self)) cannot build it", reason: "Only a SwiftPod builds asynchronously.", fix: "resolve it through a SwiftPod."))",
         file: provider.location.fileID, line: provider.location.line)
     }
     return try await pod.resolve(provider)

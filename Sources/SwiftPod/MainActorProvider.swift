@@ -70,7 +70,7 @@ extension ProviderResolver {
   public func resolve<T>(_ provider: MainActorProvider<T>) -> T {
     guard let pod = self as? SwiftPod else {
       fatalError(
-        "SwiftPod: \(ForgeDiagnostic(.missing, "\(provider.name) is built on the main actor but \(type(of: self)) cannot build it", reason: "only a SwiftPod builds on the main actor.", fix: "resolve it through a SwiftPod."))",
+        "SwiftPod: \(ForgeDiagnostic(.missing, "\(provider.name) is built on the main actor but \(type(of: self)) cannot build it", reason: "Only a SwiftPod builds on the main actor.", fix: "resolve it through a SwiftPod."))",
         file: provider.location.fileID, line: provider.location.line)
     }
     return pod.resolve(provider)

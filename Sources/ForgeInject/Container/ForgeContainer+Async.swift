@@ -25,7 +25,7 @@ extension ForgeContainerProtocol {
   ) {
     guard let container = self as? ForgeContainer else {
       fatalError(
-        "ForgeInject: \(ForgeDiagnostic(.missing, "\(String(reflecting: T.self)) has an async builder but \(type(of: self)) cannot run one", reason: "only ForgeContainer builds asynchronously.", fix: "register it with a ForgeContainer."))"
+        "ForgeInject: \(ForgeDiagnostic(.missing, "\(String(reflecting: T.self)) has an async builder but \(type(of: self)) cannot run one", reason: "Only ForgeContainer builds asynchronously.", fix: "register it with a ForgeContainer."))"
       )
     }
     container.registerAsync(with: policy, builder: builder)

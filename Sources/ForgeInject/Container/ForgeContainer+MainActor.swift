@@ -32,7 +32,7 @@ extension ForgeContainerProtocol {
   ) {
     guard let container = self as? ForgeContainer else {
       fatalError(
-        "ForgeInject: \(ForgeDiagnostic(.missing, "\(String(reflecting: T.self)) has a main-actor builder but \(type(of: self)) cannot run one", reason: "only ForgeContainer builds on the main actor lazily.", fix: "register it with a ForgeContainer, or with register(with:mainActorBuilder:)."))"
+        "ForgeInject: \(ForgeDiagnostic(.missing, "\(String(reflecting: T.self)) has a main-actor builder but \(type(of: self)) cannot run one", reason: "Only ForgeContainer builds on the main actor lazily.", fix: "register it with a ForgeContainer, or with register(with:mainActorBuilder:)."))"
       )
     }
     container.registerOnMainActor(with: policy, builder: builder)
