@@ -58,7 +58,7 @@ public final class Fetcher: Sendable {
   func stop(_ error: any Error, at location: CodeLocation) -> Never {
     // Validating: the run ends here and reports the error instead.
     ValidationSession.failIfValidating(error)
-    fatalError("DependencyFetcher: \(ForgeDiagnostic.of(error))", file: location.fileID, line: location.line)
+    StopSite(dialect: "DependencyFetcher", location: location).stop(error)
   }
 }
 

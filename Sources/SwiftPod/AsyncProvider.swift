@@ -69,11 +69,19 @@ extension ProviderResolver {
   /// ```
   nonisolated(nonsending) public func resolve<T>(_ provider: AsyncProvider<T>) async throws -> T {
     guard let pod = self as? SwiftPod else {
-      fatalError(
-        "SwiftPod: \(ForgeDiagnostic(.missing, "\(provider.name) is async but \(type(of: self)) cannot build it", reason: "Only a SwiftPod builds asynchronously.", fix: "resolve it through a SwiftPod."))",
-        file: provider.location.fileID, line: provider.location.line)
+      stopOutsideAPod(provider.name, "is async", "builds asynchronously", at: provider.location)
     }
     return try await pod.resolve(provider)
+  }
+
+  /// Stops a resolution, asked of this resolver (not a SwiftPod), of the
+  /// provider `name`, which only a pod builds (`what`: "is async"; `why`:
+  /// what only a pod does), at its declaration.
+  func stopOutsideAPod(_ name: String, _ what: String, _ why: String, at location: CodeLocation) -> Never {
+    StopSite(dialect: "SwiftPod", location: location).stop(
+      ForgeDiagnostic(
+        .missing, "\(name) \(what) but \(type(of: self)) cannot build it", reason: "Only a SwiftPod \(why).",
+        fix: "resolve it through a SwiftPod."))
   }
 }
 

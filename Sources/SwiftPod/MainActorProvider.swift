@@ -69,9 +69,7 @@ extension ProviderResolver {
   @MainActor
   public func resolve<T>(_ provider: MainActorProvider<T>) -> T {
     guard let pod = self as? SwiftPod else {
-      fatalError(
-        "SwiftPod: \(ForgeDiagnostic(.missing, "\(provider.name) is built on the main actor but \(type(of: self)) cannot build it", reason: "Only a SwiftPod builds on the main actor.", fix: "resolve it through a SwiftPod."))",
-        file: provider.location.fileID, line: provider.location.line)
+      stopOutsideAPod(provider.name, "is built on the main actor", "builds on the main actor", at: provider.location)
     }
     return pod.resolve(provider)
   }

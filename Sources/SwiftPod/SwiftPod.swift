@@ -50,7 +50,7 @@ public final class SwiftPod: ProviderResolver {
   func stop(_ error: any Error, at location: CodeLocation) -> Never {
     // Validating: the run ends here and reports the error instead.
     ValidationSession.failIfValidating(error)
-    fatalError("SwiftPod: \(ForgeDiagnostic.of(error))", file: location.fileID, line: location.line)
+    StopSite(dialect: "SwiftPod", location: location).stop(error)
   }
 
   /// Makes `provider` build with `builder` instead, until

@@ -157,10 +157,9 @@ open class Container: @unchecked Sendable {
   final func stop(_ error: any Error, file: StaticString, line: UInt) -> Never {
     // Validating: the run ends here and reports the error instead.
     ValidationSession.failIfValidating(error)
-    if let misdirected = error as? MisdirectedOverride, let location = misdirected.location {
-      fatalError(ForgeFailure.message(for: error), file: location.fileID, line: location.line)
-    }
-    fatalError(ForgeFailure.message(for: error), file: file, line: line)
+    // Forge's factories cannot throw: only the engine's errors reach here.
+    let location = (error as? MisdirectedOverride)?.location ?? CodeLocation(fileID: file, line: line)
+    StopSite(dialect: "Forge", location: location).stop(error)
   }
 
   /// Removes every override and every kept instance, singletons included.

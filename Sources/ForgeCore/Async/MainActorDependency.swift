@@ -185,7 +185,7 @@ extension MainActorDependency: AsyncKeptInstance {
     identity: AnyHashable,
     holdsWeakly: Bool,
     reporting: AsyncBuildReporting,
-    stopSite: StopSite = .engine,
+    stopSite: StopSite,
     factory: (@MainActor @Sendable () throws -> Value)?
   ) {
     self.factory = factory

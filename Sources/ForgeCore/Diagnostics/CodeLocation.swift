@@ -53,7 +53,12 @@ package struct StopSite: Sendable {
 
   /// Stops with `error`'s diagnostic, at the declaration when known.
   package func stop(_ error: any Error) -> Never {
-    let message = "\(dialect): \(ForgeDiagnostic.of(error))"
+    stop(ForgeDiagnostic.of(error))
+  }
+
+  /// Stops with `diagnostic`, at the declaration when known.
+  package func stop(_ diagnostic: ForgeDiagnostic) -> Never {
+    let message = "\(dialect): \(diagnostic)"
     guard let location else { fatalError(message) }
     fatalError(message, file: location.fileID, line: location.line)
   }
