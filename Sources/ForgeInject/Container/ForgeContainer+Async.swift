@@ -18,15 +18,19 @@ extension ForgeContainerProtocol {
   /// ```
   ///
   /// Only ``ForgeContainer`` builds asynchronously; another conformer
-  /// stops with a message.
+  /// stops with a message, at `fileID` and `line`.
   public func register<T: Sendable>(
     with policy: ForgeRetainPolicy,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     builder: @escaping @Sendable (ForgeContainerProtocol) async throws -> T
   ) {
     guard let container = self as? ForgeContainer else {
-      fatalError(
-        "ForgeInject: \(ForgeDiagnostic(.missing, "\(String(reflecting: T.self)) has an async builder but \(type(of: self)) cannot run one", reason: "Only ForgeContainer builds asynchronously.", fix: "register it with a ForgeContainer."))"
-      )
+      StopSite(dialect: "ForgeInject", location: CodeLocation(fileID: fileID, line: line)).stop(
+        ForgeDiagnostic(
+          .missing,
+          "\(String(reflecting: T.self)) has an async builder but \(String(reflecting: type(of: self))) cannot run one",
+          reason: "Only ForgeContainer builds asynchronously.", fix: "register it with a ForgeContainer."))
     }
     container.registerAsync(with: policy, builder: builder)
   }

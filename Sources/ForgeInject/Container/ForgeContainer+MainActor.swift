@@ -25,15 +25,20 @@ extension ForgeContainerProtocol {
   ///
   /// `register(with:mainActorBuilder:)` builds at once instead, as seed 001
   /// documents. Only ``ForgeContainer`` builds on the main actor lazily;
-  /// another conformer stops with a message.
+  /// another conformer stops with a message, at `fileID` and `line`.
   public func register<T: Sendable>(
     with policy: ForgeRetainPolicy,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     onMainActor builder: @escaping @MainActor @Sendable (ForgeContainerProtocol) throws -> T
   ) {
     guard let container = self as? ForgeContainer else {
-      fatalError(
-        "ForgeInject: \(ForgeDiagnostic(.missing, "\(String(reflecting: T.self)) has a main-actor builder but \(type(of: self)) cannot run one", reason: "Only ForgeContainer builds on the main actor lazily.", fix: "register it with a ForgeContainer, or with register(with:mainActorBuilder:)."))"
-      )
+      StopSite(dialect: "ForgeInject", location: CodeLocation(fileID: fileID, line: line)).stop(
+        ForgeDiagnostic(
+          .missing,
+          "\(String(reflecting: T.self)) has a main-actor builder but \(String(reflecting: type(of: self))) cannot run one",
+          reason: "Only ForgeContainer builds on the main actor lazily.",
+          fix: "register it with a ForgeContainer, or with register(with:mainActorBuilder:)."))
     }
     container.registerOnMainActor(with: policy, builder: builder)
   }
