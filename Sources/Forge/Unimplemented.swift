@@ -17,8 +17,8 @@ public func unimplemented<T>(_ name: String, file: StaticString = #fileID, line:
   // says nothing: the slot being built knows the property's type.
   let typeName =
     T.self == Any.self
-    ? context?.buildingSlots.last?.valueTypeName ?? String(reflecting: T.self)
-    : String(reflecting: T.self)
+    ? context?.buildingSlots.last?.valueTypeName ?? TypeName.of(T.self)
+    : TypeName.of(T.self)
   let diagnostic = ForgeDiagnostic(
     .unimplemented,
     "unimplemented dependency \"\(name)\" (\(typeName)) was resolved",

@@ -74,6 +74,18 @@ struct ErrorChainTests {
     #expect(!stderr.contains("register ForgeInjectTests.ChainA"))
   }
 
+  @Test("a private type is named without the runtime's placeholder for its context")
+  func privateTypeName() {
+    let container = ForgeContainer()
+    container.register { c in PrivateScreen(model: try c.resolve()) }
+    #expect(
+      throws: ForgeContainerError.missingFactoryMethod(
+        "ForgeInjectTests.PrivateModel (chain: ForgeInjectTests.PrivateScreen → ForgeInjectTests.PrivateModel)")
+    ) {
+      let _: PrivateScreen = try container.resolve()
+    }
+  }
+
   @Test("a registration as Any or AnyObject is not taken for the missing type")
   func anyIsNotRelated() {
     let container = ForgeContainer()
@@ -84,3 +96,6 @@ struct ErrorChainTests {
     }
   }
 }
+
+private struct PrivateModel {}
+private struct PrivateScreen { let model: PrivateModel }

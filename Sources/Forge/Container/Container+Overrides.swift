@@ -133,7 +133,7 @@ extension OverridableContainer {
     at location: CodeLocation,
     placeholder: @escaping () -> T
   ) -> DeclarationKey {
-    func request() -> String { "a \(String(describing: Self.self)) key path of type \(String(reflecting: T.self))" }
+    func request() -> String { "a \(String(describing: Self.self)) key path of type \(TypeName.of(T.self))" }
     let key = store.discoverKey(alias: keyPath, request: request(), location: location, placeholder: placeholder) {
       self[keyPath: keyPath]
     }

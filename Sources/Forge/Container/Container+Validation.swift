@@ -73,7 +73,7 @@ extension OverridableContainer {
     // The container is used from the validation thread: it is Sendable, and
     // the key path only reads it.
     nonisolated(unsafe) let keyPath = keyPath
-    let name = "a \(String(describing: Self.self)) key path of type \(String(reflecting: Value.self))"
+    let name = "a \(String(describing: Self.self)) key path of type \(TypeName.of(Value.self))"
     return Validation.Root(name: name) {
       _ = self[keyPath: keyPath]
     }

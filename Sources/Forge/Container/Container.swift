@@ -210,8 +210,8 @@ open class Container: @unchecked Sendable {
     if let typed = value as? T { return typed }
     throw DependencyTypeMismatchError(
       dependency: dependencyName(key),
-      expected: String(reflecting: T.self),
-      actual: "\(String(reflecting: type(of: value))) from its \(factoryName)",
+      expected: TypeName.of(T.self),
+      actual: "\(TypeName.of(type(of: value))) from its \(factoryName)",
       chain: ResolutionContext.current.chain
     )
   }

@@ -46,7 +46,7 @@ public struct ContainerInject<C: Container, Value> {
       let diagnostic = ForgeDiagnostic(
         .noContainer,
         """
-        @ContainerInject<Container, \(String(reflecting: Value.self))> reads \
+        @ContainerInject<Container, \(TypeName.of(Value.self))> reads \
         Forge.defaultContainer, which is nil
         """,
         fix: """

@@ -27,7 +27,7 @@ package struct CodeLocation: Sendable {
   package func defaultName(_ kind: String, of type: Any.Type) -> String {
     let path = "\(fileID)"
     let file = path.split(separator: "/").last.map(String.init) ?? path
-    return "\(kind)<\(String(reflecting: type))> (\(file):\(line))"
+    return "\(kind)<\(TypeName.of(type))> (\(file):\(line))"
   }
 }
 

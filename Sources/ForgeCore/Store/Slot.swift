@@ -18,12 +18,12 @@ import CForgeAtomics
   /// The type the slot's instances have; a request for another type is a mismatch.
   @usableFromInline package let valueType: ObjectIdentifier
   private let valueMetatype: Any.Type
-  package var valueTypeName: String { String(reflecting: valueMetatype) }
+  package var valueTypeName: String { TypeName.of(valueMetatype) }
   /// The type of the instances the dependency hands out, as graphs show it:
   /// an async or main-actor dependency's instance type, not its handle's.
   package var instanceTypeName: String {
     guard let handle = valueMetatype as? any AsyncBuiltHandle.Type else { return valueTypeName }
-    return String(reflecting: handle.instanceType)
+    return TypeName.of(handle.instanceType)
   }
 
   /// How a closure-scoped override would name this slot.
@@ -448,7 +448,7 @@ import CForgeAtomics
   @usableFromInline package var rendered: String {
     switch self {
     case .text(let text): text
-    case .type(let type): String(reflecting: type)
+    case .type(let type): TypeName.of(type)
     }
   }
 }

@@ -64,7 +64,7 @@ extension SlotStore {
       throw MisdirectedOverride(
         request: capture.request,
         location: capture.location,
-        resolved: "\(String(describing: key)) (\(String(reflecting: T.self)))",
+        resolved: "\(String(describing: key)) (\(TypeName.of(T.self)))",
         reason: capture.capturedKey != nil
           ? .resolvedTwice
           : capture.store == ObjectIdentifier(self) ? .otherDependency : .otherContainer

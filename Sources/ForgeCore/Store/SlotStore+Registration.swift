@@ -169,7 +169,7 @@ extension SlotStore {
         guard let typed = bind(registration.builder) else {
           throw DependencyTypeMismatchError(
             dependency: registration.name.rendered,
-            expected: String(reflecting: T.self),
+            expected: TypeName.of(T.self),
             actual: "a factory of another type",
             chain: ResolutionContext.current.chain
           )
@@ -194,7 +194,7 @@ extension SlotStore {
       else {
         throw notRegistered
       }
-      return try resolve(key, lifetime: .transient, name: String(reflecting: T.self)) { throw NotRegistered() }
+      return try resolve(key, lifetime: .transient, name: TypeName.of(T.self)) { throw NotRegistered() }
     }
     // The slot exists, so its name is rendered only if a message needs it.
     return try resolve(key, lifetime: registered.lifetime, name: found?.name ?? "", factory: registered.factory)

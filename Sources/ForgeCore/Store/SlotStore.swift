@@ -177,7 +177,7 @@ import CForgeAtomics
   /// another type.
   func typedLocked<T>(_ slot: AnySlot, for key: Key) throws -> Slot<T> {
     guard slot.valueType == ObjectIdentifier(T.self) else {
-      throw mismatch(slot, expected: String(reflecting: T.self))
+      throw mismatch(slot, expected: TypeName.of(T.self))
     }
     return unsafeDowncast(slot, to: Slot<T>.self)
   }

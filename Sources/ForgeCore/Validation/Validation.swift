@@ -135,7 +135,7 @@ package enum Validation {
   static func factoryFailure(_ error: any Error, building dependency: String) -> ForgeDiagnostic {
     ForgeDiagnostic(
       .builderFailed,
-      "Building \(dependency) threw \(String(reflecting: error))",
+      "Building \(dependency) threw \(TypeName.reflecting(error))",
       fix: "make what builds \(dependency) succeed, or handle the error where \(dependency) is resolved."
     )
   }

@@ -29,7 +29,7 @@ extension ForgeContainerProtocol {
       StopSite(dialect: "ForgeInject", location: CodeLocation(fileID: fileID, line: line)).stop(
         ForgeDiagnostic(
           .missing,
-          "\(String(reflecting: T.self)) has an async builder but \(String(reflecting: type(of: self))) cannot run one",
+          "\(TypeName.of(T.self)) has an async builder but \(TypeName.of(type(of: self))) cannot run one",
           reason: "Only ForgeContainer builds asynchronously.", fix: "register it with a ForgeContainer."))
     }
     container.registerAsync(with: policy, builder: builder)
@@ -101,7 +101,7 @@ extension ForgeContainer {
   /// again of the same type keeps its first place.
   func noteAsyncValidationRoot<T: Sendable>(_ type: T.Type) {
     let identity = ObjectIdentifier(T.self)
-    let root = Validation.AsyncRoot(name: String(reflecting: T.self)) { [unowned self] in
+    let root = Validation.AsyncRoot(name: TypeName.of(T.self)) { [unowned self] in
       _ = try await self.resolveAsync() as T
     }
     asyncValidationRoots.withValue { roots in
@@ -126,10 +126,10 @@ extension ForgeContainer {
     let identity = AsyncDependencyIdentity(store: store, key: Self.asyncKey(T.self))
     // Weak: the handle lives in this container's store.
     return { [weak self] in
-      AsyncDependency(name: String(reflecting: T.self), identity: identity, lifetime: lifetime) { [weak self] in
+      AsyncDependency(name: TypeName.of(T.self), identity: identity, lifetime: lifetime) { [weak self] in
         guard let self else {
           throw ForgeContainerError.missingFactoryMethod(
-            ForgeContainerError.subject(String(reflecting: T.self), details: ["its container was released"]))
+            ForgeContainerError.subject(TypeName.of(T.self), details: ["its container was released"]))
         }
         return try await builder(self)
       }
@@ -192,7 +192,7 @@ extension ForgeContainer {
     guard store.isRegistered(Self.asyncKey(T.self)) else { return nil }
     return .missingFactoryMethod(
       ForgeContainerError.subject(
-        String(reflecting: T.self),
+        TypeName.of(T.self),
         details: ["registered with an async builder: resolve it with try await container.resolveAsync()", chain]))
   }
 }

@@ -36,7 +36,7 @@ extension ForgeContainerProtocol {
       StopSite(dialect: "ForgeInject", location: CodeLocation(fileID: fileID, line: line)).stop(
         ForgeDiagnostic(
           .missing,
-          "\(String(reflecting: T.self)) has a main-actor builder but \(String(reflecting: type(of: self))) cannot run one",
+          "\(TypeName.of(T.self)) has a main-actor builder but \(TypeName.of(type(of: self))) cannot run one",
           reason: "Only ForgeContainer builds on the main actor lazily.",
           fix: "register it with a ForgeContainer, or with register(with:mainActorBuilder:)."))
     }
@@ -77,11 +77,11 @@ extension ForgeContainer {
     let identity = AsyncDependencyIdentity(store: store, key: Self.mainActorKey(T.self))
     // Weak: the handle lives in this container's store.
     return { [weak self] in
-      MainActorDependency(name: String(reflecting: T.self), identity: identity, lifetime: lifetime) {
+      MainActorDependency(name: TypeName.of(T.self), identity: identity, lifetime: lifetime) {
         @MainActor [weak self] in
         guard let self else {
           throw ForgeContainerError.missingFactoryMethod(
-            ForgeContainerError.subject(String(reflecting: T.self), details: ["its container was released"]))
+            ForgeContainerError.subject(TypeName.of(T.self), details: ["its container was released"]))
         }
         return try builder(self)
       }
@@ -133,7 +133,7 @@ extension ForgeContainer {
   /// builder, off the main actor.
   @usableFromInline
   static func resolvedOffMainActor<T>(_ type: T.Type) -> ForgeContainerError {
-    let requested = String(reflecting: T.self)
+    let requested = TypeName.of(T.self)
     let chain = ResolutionContext.current.chain
     return .missingFactoryMethod(
       ForgeContainerError.subject(

@@ -47,7 +47,7 @@ extension ForgeContainer {
     builder: @escaping @Sendable (ForgeContainerProtocol) async throws -> T
   ) -> Override<AsyncDependency<T>> {
     store.makeOverride(
-      Self.asyncKey(T.self), name: "\(String(reflecting: T.self)) (test)", lifetime: policy.lifetime.ofAsyncHandle,
+      Self.asyncKey(T.self), name: "\(TypeName.of(T.self)) (test)", lifetime: policy.lifetime.ofAsyncHandle,
       make: asyncHandles(of: builder, lifetime: policy.lifetime))
   }
 
@@ -59,7 +59,7 @@ extension ForgeContainer {
   ) -> Override<T> {
     // Unowned: the store holding this override belongs to this container.
     store.makeOverride(
-      ObjectIdentifier(T.self), name: "\(String(reflecting: T.self)) (test)", lifetime: policy.lifetime
+      ObjectIdentifier(T.self), name: "\(TypeName.of(T.self)) (test)", lifetime: policy.lifetime
     ) { [unowned self] in try builder(self) }
   }
 }

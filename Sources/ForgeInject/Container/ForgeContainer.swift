@@ -90,7 +90,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// what it is registered as when that explains the failure, and the
   /// chain of builds that needed it; a builder's own error unchanged.
   func translated<T>(_ error: any Error, resolving type: T.Type) -> any Error {
-    let requested = String(reflecting: T.self)
+    let requested = TypeName.of(T.self)
     let context = ResolutionContext.current
     let chain = context.chain
     context.validation?.noteFailure(chain: context.buildingSlots, requested: requested)
@@ -107,7 +107,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
           || ($0 != Any.self && $0 != AnyObject.self && TypeRelation.isUsable(T.self, as: $0))
       }
       guard related.isEmpty else {
-        let registered = "registered as \(related.map { String(reflecting: $0) }.joined(separator: ", "))"
+        let registered = "registered as \(related.map { TypeName.of($0) }.joined(separator: ", "))"
         return ForgeContainerError.typeMismatch(
           ForgeContainerError.subject(requested, details: [registered, chainNote]))
       }
@@ -155,7 +155,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
       """
     return .missingFactoryMethod(
       ForgeContainerError.subject(
-        String(reflecting: T.self),
+        TypeName.of(T.self),
         details: [reason, chain.count > 1 ? "chain: \(chain.joined(separator: " → "))" : nil]))
   }
 
@@ -164,7 +164,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
   @usableFromInline
   func noteRegistration<T>(_ type: T.Type) {
     let identity = ObjectIdentifier(T.self)
-    let root = Validation.Root(name: String(reflecting: T.self)) { [unowned self] in
+    let root = Validation.Root(name: TypeName.of(T.self)) { [unowned self] in
       _ = try self.resolve() as T
     }
     validationRoots.withValue { roots in
@@ -177,7 +177,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
   @usableFromInline @inline(never)
   func stopRegistering(_ type: Any.Type, _ error: any Error) -> Never {
     fatalError(
-      "ForgeInject: \(ForgeDiagnostic.internalError("registering \(String(reflecting: type)) failed: \(error)"))")
+      "ForgeInject: \(ForgeDiagnostic.internalError("registering \(TypeName.of(type)) failed: \(error)"))")
   }
 
   /// The factory that runs a builder registered for `T` with this container.
@@ -227,7 +227,7 @@ extension Optional: OptionalRequest {
   static func resolveWrapped(in container: ForgeContainer) throws -> Self {
     do {
       return .some(try container.resolve() as Wrapped)
-    } catch let error as ForgeContainerError where error.missingType == String(reflecting: Wrapped.self) {
+    } catch let error as ForgeContainerError where error.missingType == TypeName.of(Wrapped.self) {
       // `Wrapped` itself is missing; a dependency of it that is missing
       // is a wiring bug, thrown as it is.
       return nil

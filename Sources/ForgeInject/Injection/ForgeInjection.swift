@@ -23,7 +23,7 @@ public enum ForgeInjection {
     guard let container else {
       let diagnostic = ForgeDiagnostic(
         .noContainer,
-        "\(site) needs \(String(reflecting: T.self)), but ForgeContainer.shared is nil",
+        "\(site) needs \(TypeName.of(T.self)), but ForgeContainer.shared is nil",
         fix: """
           set ForgeContainer.shared at launch, before creating \(site), or run the code \
           inside ForgeContainer.withShared(container) { … }.
@@ -47,7 +47,7 @@ public enum ForgeInjection {
     requested: T.Type,
     in container: ForgeContainerProtocol
   ) -> ForgeDiagnostic {
-    let requestedName = String(reflecting: T.self)
+    let requestedName = TypeName.of(T.self)
     let needs = "\(site) needs \(requestedName)"
     let registeredNote = ForgeContainerError.registeredNote(in: container as? ForgeContainer)
     switch error {
@@ -73,7 +73,7 @@ public enum ForgeInjection {
     default:
       return ForgeDiagnostic(
         .builderFailed,
-        "\(needs), but a builder threw \(String(reflecting: error))",
+        "\(needs), but a builder threw \(TypeName.reflecting(error))",
         fix: "make that builder succeed, or resolve with try container.resolve() where the error can be handled."
       )
     }

@@ -1,0 +1,43 @@
+/// Type names as messages, graphs and strict modes spell them: the fully
+/// qualified name, without the runtime's placeholder for a `private` or
+/// `fileprivate` declaration's context.
+///
+/// `String(reflecting:)` renders a type declared `private` in a test file
+/// as `MyAppTests.(unknown context at $5612a4c3e0f8).MockNetwork`, with an
+/// address that changes from build to build: unreadable in a message, and
+/// impossible to name in a strict mode. Here it is `MyAppTests.MockNetwork`.
+///
+/// ```swift
+/// private struct MockNetwork {}
+/// TypeName.of(MockNetwork.self)        // "MyAppTests.MockNetwork"
+/// TypeName.of([MockNetwork?].self)     // "Swift.Array<Swift.Optional<MyAppTests.MockNetwork>>"
+/// ```
+package enum TypeName {
+  /// `type`'s fully qualified name, readable.
+  package static func of(_ type: Any.Type) -> String {
+    readable(String(reflecting: type))
+  }
+
+  /// `value` as `String(reflecting:)` renders it (an error, say), with the
+  /// private contexts of the types it names left out.
+  package static func reflecting(_ value: Any) -> String {
+    readable(String(reflecting: value))
+  }
+
+  /// `rendered` without its `(unknown context at $…).` placeholders.
+  package static func readable(_ rendered: String) -> String {
+    let marker = "(unknown context at $"
+    guard rendered.contains(marker) else { return rendered }
+    var result = ""
+    var rest = Substring(rendered)
+    while let start = rest.firstRange(of: marker),
+      // The placeholder ends with its address and `).`; text that does
+      // not is kept as it is.
+      let end = rest[start.upperBound...].firstRange(of: ").")
+    {
+      result += rest[..<start.lowerBound]
+      rest = rest[end.upperBound...]
+    }
+    return result + rest
+  }
+}
