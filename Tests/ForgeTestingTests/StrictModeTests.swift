@@ -79,3 +79,53 @@ struct StrictModeTests {
     _ = pod.resolve(client)
   }
 }
+
+/// A dependency declared `private`, as tests often declare their fakes.
+private final class PrivateClock: Sendable {}
+/// Unnamed: its name is its type and where it is declared.
+let unnamedRemoteNetwork = Provider { _ in Remote.Network() }
+
+@Suite("ForgeTesting: strict mode names", .timeLimit(.minutes(1)))
+struct StrictModeNameTests {
+  @Test("ForgeInject: a private type is named without its private context")
+  func privateType() throws {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in PrivateClock() }
+    withIsolatedContainers(container, strict: .dependencies(["ForgeTestingTests.PrivateClock"])) {
+      #expect {
+        _ = try container.resolve() as PrivateClock
+      } throws: { error in
+        String(describing: error).contains(
+          "[Forge.strictMode] ForgeTestingTests.PrivateClock was resolved with its real factory")
+      }
+    }
+  }
+
+  @Test("SwiftPod: an unnamed provider is forbidden by its type's name, or by its full name")
+  func unnamedProvider() async {
+    #expect(unnamedRemoteNetwork.name.hasPrefix("Provider<ForgeTestingTests.Remote.Network> (StrictModeTests.swift:"))
+    let byType = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let pod = SwiftPod()
+      withIsolatedContainers(pod, strict: .dependencies(["Provider<ForgeTestingTests.Remote.Network>"])) {
+        _ = pod.resolve(unnamedRemoteNetwork)
+      }
+    }
+    let byFullName = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let pod = SwiftPod()
+      withIsolatedContainers(pod, strict: .dependencies([unnamedRemoteNetwork.name])) {
+        _ = pod.resolve(unnamedRemoteNetwork)
+      }
+    }
+    for result in [byType, byFullName] {
+      let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #expect(
+        stderr.contains(
+          "[Forge.strictMode] Provider<ForgeTestingTests.Remote.Network> (StrictModeTests.swift:"), "\(stderr)")
+    }
+    // A name that is only a prefix of the type's does not forbid it.
+    let pod = SwiftPod()
+    withIsolatedContainers(pod, strict: .dependencies(["Provider<ForgeTestingTests.Remote>"])) {
+      _ = pod.resolve(unnamedRemoteNetwork)
+    }
+  }
+}

@@ -257,7 +257,7 @@
   func forbids(_ slot: AnySlot) -> Bool {
     switch strict {
     case .off: false
-    case .dependencies(let names): names.contains(slot.name)
+    case .dependencies(let names): StrictMode.names(names, include: slot.name)
     case .allUnoverridden: isolatedStores.contains(slot.target.store)
     }
   }

@@ -19,10 +19,30 @@ public enum StrictMode: Sendable, Hashable {
   /// These dependencies, named as messages name them
   /// (`AppContainer.network`, `Provider<MyApp.API>`, `MyApp.Database`),
   /// must be overridden.
+  ///
+  /// A provider or service declared without a name is named by its type
+  /// and where it is declared, `Provider<MyApp.API> (APIProviders.swift:12)`:
+  /// that name forbids that one, and `Provider<MyApp.API>` every unnamed
+  /// provider of `MyApp.API`. A `private` type is named without its
+  /// private context (`MyAppTests.MockClock`).
   case dependencies(Set<String>)
   /// Every dependency of the isolated containers must be overridden: a test
   /// that runs no real factory at all.
   case allUnoverridden
+}
+
+extension StrictMode {
+  /// Whether `names` name the dependency called `name`: as it is, or
+  /// without the declaration site that an unnamed provider's or service's
+  /// name ends with (`Provider<MyApp.API> (APIProviders.swift:12)`).
+  static func names(_ names: Set<String>, include name: String) -> Bool {
+    if names.contains(name) { return true }
+    guard name.hasSuffix(")"),
+      let open = name.lastIndex(of: "("), open > name.startIndex,
+      name[name.index(before: open)] == " ", name[open...].contains(".swift:")
+    else { return false }
+    return names.contains(String(name[..<name.index(before: open)]))
+  }
 }
 
 /// A real factory that the test's ``StrictMode`` forbids was about to run.
