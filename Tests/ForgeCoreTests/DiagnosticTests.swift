@@ -26,6 +26,16 @@ struct DiagnosticTests {
       diagnostic.description
         == "[Forge.missing] Screen.a needs A. Chain: A → B → C. C is not registered. To fix it, register C.")
     #expect(ForgeDiagnostic(.cycle, "x", fix: "y.").description == "[Forge.cycle] x. To fix it, y.")
+    // A chain the summary already ends with is not said twice; a longer one is.
+    let cycle = DependencyCycleError(path: ["A", "B", "A"]).diagnostic
+    let reachedFromItself = ForgeDiagnostic(
+      .cycle, cycle.summary, chain: ["A", "B", "A"], reason: cycle.reason, fix: cycle.fix)
+    #expect(reachedFromItself.description.hasPrefix("[Forge.cycle] Dependency cycle: A → B → A. Building A needs"))
+    let reachedFromRoot = ForgeDiagnostic(
+      .cycle, cycle.summary, chain: ["Root", "A", "B", "A"], reason: cycle.reason, fix: cycle.fix)
+    #expect(
+      reachedFromRoot.description.hasPrefix(
+        "[Forge.cycle] Dependency cycle: A → B → A. Chain: Root → A → B → A. Building A needs"))
   }
 
   @Test("the engine's errors render through it")

@@ -95,9 +95,13 @@ public struct ForgeDiagnostic: Sendable, Hashable, CustomStringConvertible {
     ofEngineError(error) ?? internalError("resolution failed: \(error)")
   }
 
+  /// The diagnostic in one line: identifier, summary, chain, reason, fix.
+  /// The chain is left out when the summary ends with it already (a cycle
+  /// validated from one of its own members).
   public var description: String {
     var text = "[\(id.rawValue)] \(summary)."
-    if chain.count > 1 { text += " Chain: \(chain.joined(separator: " → "))." }
+    let renderedChain = chain.joined(separator: " → ")
+    if chain.count > 1, !summary.hasSuffix(renderedChain) { text += " Chain: \(renderedChain)." }
     if let reason { text += " \(reason)" }
     text += " To fix it, \(fix)"
     return text
