@@ -35,6 +35,20 @@ struct OptionalRequestTests {
     #expect(clock as? FixedClock === plain as? FixedClock)
   }
 
+  @Test("a missing dependency of the wrapped type is thrown, even when its name is the wrapped type's")
+  func missingNamesakeIsThrown() throws {
+    let container = ForgeContainer()
+    container.register { c in
+      try resolveThisFilesNamesake(c)
+      return Namesake()
+    }
+    #expect(throws: ForgeContainerError.self) {
+      let _: Namesake? = try container.resolve()
+    }
+    // Unregistered, the wrapped type is nil as usual.
+    #expect(try ForgeContainer().resolve() as Namesake? == nil)
+  }
+
   @Test("it is nil when the wrapped type is not registered")
   func nilWhenMissing() throws {
     let widget: Widget? = try ForgeContainer().resolve()
@@ -136,3 +150,6 @@ struct TypeMismatchTests {
     }
   }
 }
+
+/// Shares its name with `NamesakeFixture.swift`'s private type.
+private struct Namesake: Sendable, Equatable {}

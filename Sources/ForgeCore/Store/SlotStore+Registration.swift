@@ -237,13 +237,13 @@ extension SlotStore {
     lock.withLock { registeredKeys.compactMap { slots[$0]?.storedInstance } }
   }
 
-  /// The types of the registrations named by type (ForgeInject's), in the
-  /// order they were first registered.
   /// Whether a factory was ever registered for `key`.
   package func isRegistered(_ key: Key) -> Bool {
     lock.withLock { registrations[key] != nil || registeredKeys.contains(key) }
   }
 
+  /// The types of the registrations named by type (ForgeInject's), in the
+  /// order they were first registered.
   package func registeredTypes() -> [Any.Type] {
     lock.withLock {
       registeredKeys.compactMap { key in

@@ -215,6 +215,17 @@ public final class ForgeContainer: ForgeContainerProtocol {
   public var registeredTypeNames: [String] { store.registeredNames() }
 }
 
+extension ForgeContainer {
+  /// Whether anything here builds `T`: a registration of any kind, or one
+  /// that a test's scope adds.
+  func hasBuilder<T>(for type: T.Type) -> Bool {
+    let keys = [ObjectIdentifier(T.self), Self.mainActorKey(T.self), Self.asyncKey(T.self)]
+    if keys.contains(where: store.isRegistered) { return true }
+    guard let scope = OverrideScope.current else { return false }
+    return keys.contains { scope.override(for: OverrideScope.Target(store: ObjectIdentifier(store), key: $0)) != nil }
+  }
+}
+
 /// An `Optional` request: `let clock: Clock? = try container.resolve()`.
 @usableFromInline
 protocol OptionalRequest {
@@ -227,9 +238,12 @@ extension Optional: OptionalRequest {
   static func resolveWrapped(in container: ForgeContainer) throws -> Self {
     do {
       return .some(try container.resolve() as Wrapped)
-    } catch let error as ForgeContainerError where error.missingType == TypeName.of(Wrapped.self) {
+    } catch let error as ForgeContainerError
+      where error.missingType == TypeName.of(Wrapped.self) && !container.hasBuilder(for: Wrapped.self)
+    {
       // `Wrapped` itself is missing; a dependency of it that is missing
-      // is a wiring bug, thrown as it is.
+      // is a wiring bug, thrown as it is (also one whose name is the same:
+      // two `private` types of one name in two files).
       return nil
     }
   }
