@@ -99,7 +99,9 @@ extension DependencyContainer {
   /// those adopting ``GracefulShutdown`` are shut down first, dependents
   /// before their dependencies (the latest kept first), every error
   /// collected. Afterwards every resolution from it fails with
-  /// `[Forge.shutDown]`; a second call does nothing.
+  /// `[Forge.shutDown]`; a second call does nothing. An async dependency's
+  /// build in progress ends first, and its instance is stopped too;
+  /// cancelling the calling task ends that wait.
   ///
   /// ```swift
   /// let report = await AppContainer.shared.shutdown()

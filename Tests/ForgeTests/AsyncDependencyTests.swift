@@ -5,6 +5,7 @@ import Testing
 final class AsyncContainer: Container, @unchecked Sendable {
   let factory: AsyncFactory
   let log = Guarded<[String]>([])
+  let slowServerStarted = Counter()
   init(_ factory: AsyncFactory = AsyncFactory()) { self.factory = factory }
 
   var shared: AsyncDependency<Thing> { provide(.singleton) { try await self.factory.make() } }
@@ -47,6 +48,15 @@ final class AsyncContainer: Container, @unchecked Sendable {
   }
 
   var store: StoppablePart { provide(.singleton) { StoppablePart("store", log: self.log) } }
+  /// Resolves `store`, then opens once `factory.gate` does.
+  var slowServer: AsyncDependency<StoppablePart> {
+    provide(.singleton) {
+      let store = self.store
+      self.slowServerStarted.increment()
+      await self.factory.gate.wait()
+      return StoppablePart("slow server", log: self.log, [store])
+    }
+  }
   var server: AsyncDependency<StoppablePart> {
     provide(.singleton) {
       await Task.yield()
@@ -229,5 +239,41 @@ struct AsyncDependencyTests {
     let report = await container.shutdown()
     #expect(container.log.withLock { $0 } == ["server", "store"])
     #expect(report.stopped == ["AsyncContainer.server", "AsyncContainer.store"])
+  }
+
+  @Test("shutdown() waits for a build in progress, and stops its instance before what it resolved")
+  func shutdownWaitsForBuild() async throws {
+    let container = AsyncContainer(AsyncFactory(open: false))
+    let reader = Task { try await container.slowServer.value }
+    while container.slowServerStarted.count == 0 { await Task.yield() }
+    let finished = Counter()
+    let shutdown = Task {
+      defer { finished.increment() }
+      return await container.shutdown()
+    }
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(finished.count == 0, "shutdown() returned while the build was in progress")
+    container.factory.gate.open()
+    let report = await shutdown.value
+    // The reader that started the build gets its instance, which the
+    // container then stops, before the store it was built from.
+    #expect(try await reader.value.name == "slow server")
+    #expect(report.stopped == ["AsyncContainer.slowServer", "AsyncContainer.store"])
+    #expect(container.log.withLock { $0 } == ["slow server", "store"])
+  }
+
+  @Test("cancelling shutdown() ends its wait for a build in progress; that instance is not stopped")
+  func cancelledShutdown() async throws {
+    let container = AsyncContainer(AsyncFactory(open: false))
+    _ = container.store
+    let reader = Task { try await container.shared.value }
+    while container.factory.builds.count == 0 { await Task.yield() }
+    let shutdown = Task { await container.shutdown() }
+    try await Task.sleep(for: .milliseconds(20))
+    shutdown.cancel()
+    let report = await shutdown.value
+    #expect(report.stopped == ["AsyncContainer.store"])
+    container.factory.gate.open()
+    #expect(try await reader.value.label == "build 1")
   }
 }

@@ -146,6 +146,29 @@ struct AsyncProviderTests {
     _ = try await pod.resolve(server)
     #expect(await pod.shutdown().stopped == ["server", "store"])
   }
+
+  @Test("shutdown() waits for a builder in progress, and stops its instance before what it resolved")
+  func shutdownWaitsForBuilder() async throws {
+    let log = Guarded<[String]>([])
+    let gate = AsyncGate()
+    let started = Counter()
+    let store = Provider("store") { _ in StoppablePart("store", log: log) }
+    let server = AsyncProvider("server") { pod in
+      let store = pod.resolve(store)
+      started.increment()
+      await gate.wait()
+      return StoppablePart("server", log: log, [store])
+    }
+    let pod = SwiftPod()
+    let reader = Task { try await pod.resolve(server) }
+    while started.count == 0 { await Task.yield() }
+    let shutdown = Task { await pod.shutdown() }
+    try await Task.sleep(for: .milliseconds(20))
+    gate.open()
+    #expect(await shutdown.value.stopped == ["server", "store"])
+    #expect(try await reader.value.name == "server")
+    #expect(log.withLock { $0 } == ["server", "store"])
+  }
 }
 
 /// Providers whose builders await each other, after waiting at `gate`.

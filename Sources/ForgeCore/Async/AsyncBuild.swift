@@ -400,6 +400,60 @@ extension AsyncBuild: AsyncKeptInstance {
   package var keptForShutdown: (sequence: Int, instance: Any)? {
     kept.map { ($0.sequence, $0.instance) }
   }
+
+  package var hasBuildInProgress: Bool {
+    lock.withLock {
+      if case .building = state { return true }
+      return false
+    }
+  }
+
+  package func buildInProgressEnded() async {
+    // A build whose callers were all cancelled may start again for a task
+    // that came since: wait for that one too.
+    while !Task.isCancelled,
+      let task = lock.withLock({ () -> Task<Void, Never>? in
+        if case .building(let flight) = state { return flight.task }
+        return nil
+      })
+    {
+      let ended = EndOrCancellation()
+      Task {
+        await task.value
+        ended.signal()
+      }
+      await withTaskCancellationHandler {
+        await ended.wait()
+      } onCancel: {
+        ended.signal()
+      }
+    }
+  }
+}
+
+/// Resumes one waiter once: when what it waits for ends, or when its task
+/// is cancelled, whichever comes first.
+private final class EndOrCancellation: Sendable {
+  private let state = LockedValue<(continuation: CheckedContinuation<Void, Never>?, isOver: Bool)>((nil, false))
+
+  func wait() async {
+    await withCheckedContinuation { continuation in
+      let isOver = state.withValue { state in
+        if !state.isOver { state.continuation = continuation }
+        return state.isOver
+      }
+      if isOver { continuation.resume() }
+    }
+  }
+
+  func signal() {
+    let continuation = state.withValue { state in
+      state.isOver = true
+      defer { state.continuation = nil }
+      return state.continuation
+    }
+    continuation?.resume()
+  }
 }
 
 /// An async build as the engine tracks it across tasks: what it is named in
@@ -553,4 +607,11 @@ final class AsyncBuildFrame: Sendable {
 package protocol AsyncKeptInstance {
   /// The instance and when it was kept, if it is.
   var keptForShutdown: (sequence: Int, instance: Any)? { get }
+  /// Whether a build of the instance is in progress.
+  var hasBuildInProgress: Bool { get }
+  /// Returns once no build of the instance is in progress (at once when
+  /// none is), or once the calling task is cancelled. Waiting is not
+  /// awaiting the instance: it neither keeps a build whose callers were
+  /// all cancelled going nor starts one.
+  func buildInProgressEnded() async
 }

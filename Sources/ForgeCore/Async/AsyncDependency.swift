@@ -147,6 +147,8 @@ extension AsyncDependency: AsyncBuiltHandle {
 
 extension AsyncDependency: AsyncKeptInstance {
   package var keptForShutdown: (sequence: Int, instance: Any)? { build.keptForShutdown }
+  package var hasBuildInProgress: Bool { build.hasBuildInProgress }
+  package func buildInProgressEnded() async { await build.buildInProgressEnded() }
 }
 
 /// The identity of an async dependency across the handles made for it: its

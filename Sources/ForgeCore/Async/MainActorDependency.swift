@@ -129,6 +129,11 @@ extension MainActorDependency: ValidationAwaitable {
 
 extension MainActorDependency: AsyncKeptInstance {
   package var keptForShutdown: (sequence: Int, instance: Any)? { state.keptForShutdown }
+  /// A main-actor build runs without a suspension, on the main actor: a
+  /// shutdown does not hop there to wait for one (a main thread blocked
+  /// on the shutdown would never let it).
+  package var hasBuildInProgress: Bool { false }
+  package func buildInProgressEnded() async {}
 }
 
 /// What a main-actor dependency keeps.

@@ -73,7 +73,27 @@ extension SlotStore {
   /// ``ContainerShutDown``; every kept instance is taken out, latest first,
   /// and those adopting ``GracefulShutdown`` are shut down in that order.
   /// A second call finds nothing to do.
+  ///
+  /// The builds of kept async dependencies in progress end first (their
+  /// factories may still resolve what they need), so that what they build
+  /// is shut down too, before what it resolved: a server whose database
+  /// opens as the process is asked to stop. Cancelling the calling task
+  /// stops that wait; a build still in progress then finishes for its
+  /// callers, and what it resolves after the store stopped fails.
   package func shutdown() async -> ShutdownReport {
+    while !Task.isCancelled {
+      let building: [any AsyncKeptInstance] = lock.withLock {
+        guard !isShutDown else { return [] }
+        return slots.values.compactMap { slot in
+          guard let handle = slot.storedInstance as? any AsyncKeptInstance, handle.hasBuildInProgress else {
+            return nil
+          }
+          return handle
+        }
+      }
+      if building.isEmpty { break }
+      for handle in building { await handle.buildInProgressEnded() }
+    }
     var taken: [(sequence: Int, name: String, instance: Any)] = []
     let boxes: [RetiredBox] = lock.withLock {
       guard !isShutDown else { return [] }
