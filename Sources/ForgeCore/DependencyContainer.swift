@@ -99,8 +99,8 @@ extension DependencyContainer {
   /// those adopting ``GracefulShutdown`` are shut down first, dependents
   /// before their dependencies (the latest kept first), every error
   /// collected. Afterwards every resolution from it fails with
-  /// `[Forge.shutDown]`; a second call does nothing. An async dependency's
-  /// build in progress ends first, and its instance is stopped too;
+  /// `[Forge.shutDown]`; a second call does nothing. A build of a kept
+  /// instance in progress ends first, and its instance is stopped too;
   /// cancelling the calling task ends that wait.
   ///
   /// ```swift

@@ -48,6 +48,13 @@ final class AsyncContainer: Container, @unchecked Sendable {
   }
 
   var store: StoppablePart { provide(.singleton) { StoppablePart("store", log: self.log) } }
+  /// Shuts its own container down while it is being built.
+  var selfStopping: AsyncDependency<String> {
+    provide(.singleton) {
+      _ = self.store
+      return "\(await self.shutdown())"
+    }
+  }
   /// Resolves `store`, then opens once `factory.gate` does.
   var slowServer: AsyncDependency<StoppablePart> {
     provide(.singleton) {
@@ -260,6 +267,13 @@ struct AsyncDependencyTests {
     #expect(try await reader.value.name == "slow server")
     #expect(report.stopped == ["AsyncContainer.slowServer", "AsyncContainer.store"])
     #expect(container.log.withLock { $0 } == ["slow server", "store"])
+  }
+
+  @Test("a factory that shuts its own container down does not wait for its own build")
+  func factoryShutsDown() async throws {
+    let container = AsyncContainer()
+    #expect(try await container.selfStopping.value == "Shut down 1 instance(s): AsyncContainer.store.")
+    #expect(container.log.withLock { $0 } == ["store"])
   }
 
   @Test("cancelling shutdown() ends its wait for a build in progress; that instance is not stopped")

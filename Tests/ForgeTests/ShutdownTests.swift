@@ -11,6 +11,17 @@ final class LifecycleContainer: Container, @unchecked Sendable {
   }
   var plain: [Int] { provide(.singleton) { [1] } }
   var server: StoppablePart { provide(.singleton) { StoppablePart("server", log: self.log, [self.repository]) } }
+  let buildStarted = Signal()
+  let release = Signal()
+  /// Resolves `database`, then waits for `release` on its thread.
+  var slowClient: StoppablePart {
+    provide(.singleton) {
+      let database = self.database
+      self.buildStarted.raise()
+      self.release.wait()
+      return StoppablePart("client", log: self.log, [database])
+    }
+  }
 }
 
 @Suite("Forge: shutdown()", .timeLimit(.minutes(1)))
@@ -32,6 +43,27 @@ struct ShutdownTests {
     #expect(report.description.contains("- failed: LifecycleContainer.cache"))
     // A second call finds nothing.
     #expect(await container.shutdown().stopped.isEmpty)
+  }
+
+  @Test("a build in progress on another thread ends first, and its instance is stopped before what it resolved")
+  func waitsForBuildOnThread() async throws {
+    let container = LifecycleContainer()
+    let built = Guarded<StoppablePart?>(nil)
+    let thread = RealThread { built.withLock { $0 = container.slowClient } }
+    #expect(container.buildStarted.wait())
+    let finished = Counter()
+    let shutdown = Task {
+      defer { finished.increment() }
+      return await container.shutdown()
+    }
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(finished.count == 0, "shutdown() returned while the build was in progress")
+    container.release.raise()
+    let report = await shutdown.value
+    thread.join()
+    #expect(built.withLock { $0?.name } == "client")
+    #expect(report.stopped == ["LifecycleContainer.slowClient", "LifecycleContainer.database"])
+    #expect(container.log.withLock { $0 } == ["client", "database"])
   }
 
   @Test("after shutdown a resolution stops with a message")

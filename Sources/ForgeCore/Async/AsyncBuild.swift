@@ -402,13 +402,26 @@ extension AsyncBuild: AsyncKeptInstance {
   }
 
   package var hasBuildInProgress: Bool {
-    lock.withLock {
+    let isBuilding = lock.withLock {
       if case .building = state { return true }
       return false
     }
+    return isBuilding && !runsInCallingTask
+  }
+
+  /// Whether the calling task runs inside this build (a factory that shuts
+  /// its own container down): the build cannot end while the task waits.
+  private var runsInCallingTask: Bool {
+    var frame = AsyncBuildNode.current
+    while let current = frame {
+      if current.build === self { return true }
+      frame = current.parent
+    }
+    return false
   }
 
   package func buildInProgressEnded() async {
+    guard !runsInCallingTask else { return }
     // A build whose callers were all cancelled may start again for a task
     // that came since: wait for that one too.
     while !Task.isCancelled,
@@ -607,7 +620,8 @@ final class AsyncBuildFrame: Sendable {
 package protocol AsyncKeptInstance {
   /// The instance and when it was kept, if it is.
   var keptForShutdown: (sequence: Int, instance: Any)? { get }
-  /// Whether a build of the instance is in progress.
+  /// Whether a build of the instance is in progress, other than one the
+  /// calling task runs inside.
   var hasBuildInProgress: Bool { get }
   /// Returns once no build of the instance is in progress (at once when
   /// none is), or once the calling task is cancelled. Waiting is not

@@ -74,25 +74,30 @@ extension SlotStore {
   /// and those adopting ``GracefulShutdown`` are shut down in that order.
   /// A second call finds nothing to do.
   ///
-  /// The builds of kept async dependencies in progress end first (their
-  /// factories may still resolve what they need), so that what they build
-  /// is shut down too, before what it resolved: a server whose database
-  /// opens as the process is asked to stop. Cancelling the calling task
-  /// stops that wait; a build still in progress then finishes for its
-  /// callers, and what it resolves after the store stopped fails.
+  /// The builds of kept instances in progress end first (their factories
+  /// may still resolve what they need), so that what they build is shut
+  /// down too, before what it resolved: a server whose database opens as
+  /// the process is asked to stop. Cancelling the calling task stops that
+  /// wait; a build still in progress then finishes for its callers, is
+  /// not kept, and what it resolves after the store stopped fails. A build
+  /// started by the task that shuts down is not waited for.
   package func shutdown() async -> ShutdownReport {
     while !Task.isCancelled {
-      let building: [any AsyncKeptInstance] = lock.withLock {
-        guard !isShutDown else { return [] }
-        return slots.values.compactMap { slot in
+      let (building, buildsOnThreads) = lock.withLock { () -> ([any AsyncKeptInstance], Bool) in
+        guard !isShutDown else { return ([], false) }
+        let building = slots.values.compactMap { slot -> (any AsyncKeptInstance)? in
           guard let handle = slot.storedInstance as? any AsyncKeptInstance, handle.hasBuildInProgress else {
             return nil
           }
           return handle
         }
+        return (building, slots.values.contains { $0.state.building != nil })
       }
-      if building.isEmpty { break }
+      if building.isEmpty, !buildsOnThreads { break }
       for handle in building { await handle.buildInProgressEnded() }
+      // A synchronous build runs on its thread without telling anyone when
+      // it ends: look again shortly.
+      if buildsOnThreads { try? await Task.sleep(for: .milliseconds(1)) }
     }
     var taken: [(sequence: Int, name: String, instance: Any)] = []
     let boxes: [RetiredBox] = lock.withLock {
