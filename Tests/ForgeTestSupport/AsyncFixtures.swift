@@ -237,3 +237,18 @@ package func letsMainActorWorkRun(_ body: @MainActor () async throws -> Void) as
   await other.value
   return suspended
 }
+
+/// Starts `container.shutdown()` in a task of its own and says, 50 ms
+/// later, whether it had returned already: for a test whose container has
+/// a build in progress that the shutdown must wait for.
+package func shutdownInBackground(
+  _ container: any DependencyContainer
+) async -> (shutdown: Task<ShutdownReport, Never>, returnedEarly: Bool) {
+  let finished = Counter()
+  let shutdown = Task {
+    defer { finished.increment() }
+    return await container.shutdown()
+  }
+  try? await Task.sleep(for: .milliseconds(50))
+  return (shutdown, finished.count != 0)
+}

@@ -253,13 +253,8 @@ struct AsyncDependencyTests {
     let container = AsyncContainer(AsyncFactory(open: false))
     let reader = Task { try await container.slowServer.value }
     while container.slowServerStarted.count == 0 { await Task.yield() }
-    let finished = Counter()
-    let shutdown = Task {
-      defer { finished.increment() }
-      return await container.shutdown()
-    }
-    try await Task.sleep(for: .milliseconds(50))
-    #expect(finished.count == 0, "shutdown() returned while the build was in progress")
+    let (shutdown, returnedEarly) = await shutdownInBackground(container)
+    #expect(!returnedEarly, "shutdown() returned while the build was in progress")
     container.factory.gate.open()
     let report = await shutdown.value
     // The reader that started the build gets its instance, which the

@@ -51,13 +51,8 @@ struct ShutdownTests {
     let built = Guarded<StoppablePart?>(nil)
     let thread = RealThread { built.withLock { $0 = container.slowClient } }
     #expect(container.buildStarted.wait())
-    let finished = Counter()
-    let shutdown = Task {
-      defer { finished.increment() }
-      return await container.shutdown()
-    }
-    try await Task.sleep(for: .milliseconds(50))
-    #expect(finished.count == 0, "shutdown() returned while the build was in progress")
+    let (shutdown, returnedEarly) = await shutdownInBackground(container)
+    #expect(!returnedEarly, "shutdown() returned while the build was in progress")
     container.release.raise()
     let report = await shutdown.value
     thread.join()

@@ -162,8 +162,8 @@ struct AsyncProviderTests {
     let pod = SwiftPod()
     let reader = Task { try await pod.resolve(server) }
     while started.count == 0 { await Task.yield() }
-    let shutdown = Task { await pod.shutdown() }
-    try await Task.sleep(for: .milliseconds(20))
+    let (shutdown, returnedEarly) = await shutdownInBackground(pod)
+    #expect(!returnedEarly, "shutdown() returned while the builder was running")
     gate.open()
     #expect(await shutdown.value.stopped == ["server", "store"])
     #expect(try await reader.value.name == "server")
