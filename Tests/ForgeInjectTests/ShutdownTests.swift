@@ -31,4 +31,31 @@ struct ShutdownTests {
       String(describing: error).contains("[Forge.shutDown] ForgeInjectTests.ShutdownTests.Pool was resolved after")
     }
   }
+
+  @Test("a build that resolves after a cancelled shutdown fails with the chain that led there")
+  func resolvedAfterCancelledShutdown() async throws {
+    let log = Guarded<[String]>([])
+    let gate = AsyncGate()
+    let started = Counter()
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in Pool(log: log) }
+    container.register(with: .singleton) { c async throws in
+      started.increment()
+      await gate.wait()
+      return Service(pool: try c.resolve(), log: log)
+    }
+    let reader = Task { try await container.resolveAsync() as Service }
+    while started.count == 0 { await Task.yield() }
+    let shutdown = Task { await container.shutdown() }
+    shutdown.cancel()
+    #expect(await shutdown.value.isClean)
+    gate.open()
+    await #expect {
+      _ = try await reader.value
+    } throws: { error in
+      String(describing: error).contains(
+        "[Forge.shutDown] ForgeInjectTests.ShutdownTests.Pool was resolved after its container shut down. "
+          + "Chain: ForgeInjectTests.ShutdownTests.Service → ForgeInjectTests.ShutdownTests.Pool.")
+    }
+  }
 }

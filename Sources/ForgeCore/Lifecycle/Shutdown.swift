@@ -50,11 +50,20 @@ public struct ShutdownReport: Sendable, CustomStringConvertible {
 /// A resolution of a container after its `shutdown()`.
 package struct ContainerShutDown: Error, CustomStringConvertible {
   package let dependency: String
+  /// The builds in progress that resolved it, outermost first (across
+  /// awaits too).
+  package let chain: [String]
+
+  package init(dependency: String, chain: [String] = []) {
+    self.dependency = dependency
+    self.chain = chain
+  }
 
   package var diagnostic: ForgeDiagnostic {
     ForgeDiagnostic(
       .shutDown,
       "\(dependency) was resolved after its container shut down",
+      chain: chain.isEmpty ? [] : chain + [dependency],
       reason: "shutdown() stopped and released what the container kept; it builds nothing any more.",
       fix: "resolve what you need before shutdown(), or use a new container."
     )

@@ -13,7 +13,9 @@ extension SlotStore {
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
     if overrideCount.value >= Self.observerWeight {
-      if lock.withLock({ isShutDown }) { throw ContainerShutDown(dependency: slot.name) }
+      if lock.withLock({ isShutDown }) {
+        throw ContainerShutDown(dependency: slot.name, chain: AsyncBuildNode.chain + ResolutionContext.current.chain)
+      }
       return try resolveObserved(slot) {
         try resolveLayersServing(
           slot, lifetime: lifetime, factory: factory, servesPreview: servesPreview, thread: thread)
