@@ -32,6 +32,18 @@ import Testing
 /// bound to the test's task, as `withOverrides` is. What the containers kept
 /// before the test stays theirs and is not served inside it; what the test
 /// builds goes with its scope.
+///
+/// A test may shut an isolated container down: `shutdown()` then stops the
+/// instances the test built, and the test's later resolutions from that
+/// container fail; the container, and every other test, goes on as before.
+///
+/// ```swift
+/// @Test(.isolated(AppContainer.shared))
+/// func closesTheDatabase() async {
+///   _ = AppContainer.shared.database
+///   #expect(await AppContainer.shared.shutdown().stopped == ["AppContainer.database"])
+/// }
+/// ```
 public struct IsolatedContainers: TestTrait, SuiteTrait, TestScoping {
   let containers: [any DependencyContainer]
   let strict: StrictMode

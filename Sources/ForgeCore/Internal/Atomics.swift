@@ -55,6 +55,10 @@ import CForgeAtomics
   /// recorded before: memos of the dependency graph's shape (an override
   /// scope's reach) hold only while it is unchanged.
   package static var edgeEpoch: AtomicCounter { AtomicCounter(word: forge_gate_word(3)) }
+  /// How many stores live override scopes have shut down for themselves
+  /// (a test's `shutdown()` of a container it isolates): while it is 0, a
+  /// scoped resolution does not ask whether its scope shut its store down.
+  package static var scopedShutdowns: AtomicCounter { AtomicCounter(word: forge_gate_word(4)) }
   /// What a recording async build or an asynchronous validation adds to
   /// ``activeOverrideScopes`` while it runs, where a scope adds 1: the low
   /// half of the word counts the scopes, which any task may hold (an

@@ -91,6 +91,10 @@ extension SlotStore {
   /// not kept, and what it resolves after the store stopped fails. A build
   /// started by the task that shuts down is not waited for.
   package func shutdown() async -> ShutdownReport {
+    if let scope = OverrideScope.current {
+      let depth = scope.isolationDepth(for: identity)
+      if depth > 0, let isolating = scope.ancestor(atDepth: depth) { return await shutdown(for: isolating) }
+    }
     while !Task.isCancelled {
       let (building, buildsOnThreads) = lock.withLock { () -> ([any AsyncKeptInstance], Bool) in
         guard !isShutDown else { return ([], false) }
@@ -132,6 +136,32 @@ extension SlotStore {
     }
     overrideCount.add(Self.observerWeight)
     RetiredBox.destroy(boxes)
+    return await Self.shutDown(taken)
+  }
+
+  /// ``shutdown()`` inside a scope that isolates this store (a test's, with
+  /// ForgeTesting): the scope's own instances are taken out and shut down,
+  /// and resolutions from this store in that scope fail from now on; the
+  /// container, and every other test, is untouched.
+  private func shutdown(for scope: OverrideScope) async -> ShutdownReport {
+    guard scope.noteShutDown(of: identity) else { return ShutdownReport(stopped: [], failures: []) }
+    let me = ObjectIdentifier(scope)
+    let taken: [(sequence: Int, name: String, instance: Any)] = lock.withLock {
+      slots.values.flatMap { slot in
+        slot.takeScopeKept(of: me).compactMap { entry -> (sequence: Int, name: String, instance: Any)? in
+          guard let handle = entry.instance as? any AsyncKeptInstance else {
+            return (entry.sequence, slot.name, entry.instance)
+          }
+          return handle.keptForShutdown.map { ($0.sequence, slot.name, $0.instance) }
+        }
+      }
+    }
+    return await Self.shutDown(taken)
+  }
+
+  /// Shuts down the instances of `taken` that adopt ``GracefulShutdown``,
+  /// the latest kept first.
+  private static func shutDown(_ taken: [(sequence: Int, name: String, instance: Any)]) async -> ShutdownReport {
     var stopped: [String] = []
     var failures: [ShutdownReport.Failure] = []
     for entry in taken.sorted(by: { $0.sequence > $1.sequence }) {

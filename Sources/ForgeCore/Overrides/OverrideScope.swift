@@ -83,6 +83,8 @@
   private let isolatedStores: Set<ObjectIdentifier>
   /// Which own factories this scope forbids (ForgeTesting's strict mode).
   private let strict: StrictMode
+  /// Isolated stores this scope shut down for itself; guarded by `lock`.
+  private var shutDownStores: Set<ObjectIdentifier> = []
 
   /// Runs `operation` with `scope` as the current task's scope.
   package static func with<R>(_ scope: OverrideScope, operation: () throws -> R) rethrows -> R {
@@ -133,6 +135,7 @@
 
   deinit {
     Gates.activeOverrideScopes.add(-1)
+    if !shutDownStores.isEmpty { Gates.scopedShutdowns.add(-shutDownStores.count) }
     // No task holds the scope any more: what slots keep for it goes.
     let me = ObjectIdentifier(self)
     for slot in keptIn {
@@ -212,6 +215,24 @@
       scope = current.parent
     }
     return scopes
+  }
+
+  /// Notes that this scope shut `store`, which it isolates, down for
+  /// itself; false when it had already.
+  package func noteShutDown(of store: ObjectIdentifier) -> Bool {
+    let isNew = lock.withLock { shutDownStores.insert(store).inserted }
+    if isNew { Gates.scopedShutdowns.add(1) }
+    return isNew
+  }
+
+  /// Whether this scope, or one around it, shut `store` down for itself.
+  package func hasShutDown(_ store: ObjectIdentifier) -> Bool {
+    var scope: OverrideScope? = self
+    while let current = scope {
+      if current.lock.withLock({ current.shutDownStores.contains(store) }) { return true }
+      scope = current.parent
+    }
+    return false
   }
 
   /// Notes that `slot` keeps an instance for this scope.

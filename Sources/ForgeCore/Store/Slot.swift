@@ -180,6 +180,11 @@ import CForgeAtomics
   /// store's lock held.
   package func dropScopeKept(of scope: ObjectIdentifier) -> [Any] { [] }
 
+  /// Takes out what the slot keeps for the override scope `scope`, with
+  /// when each was kept, for the scope's shutdown. Call with the store's
+  /// lock held.
+  package func takeScopeKept(of scope: ObjectIdentifier) -> [(sequence: Int, instance: Any)] { [] }
+
   /// Drops what the slot keeps for any override scope with a lifetime that
   /// `matches`, and starts a new generation for builds of such a lifetime
   /// in progress. Call with the store's lock held.
@@ -238,6 +243,9 @@ import CForgeAtomics
     var value: T?
     weak var object: AnyObject?
     var lifetime: Lifetime?
+    /// When the instance was kept, in the process-wide order a shutdown
+    /// follows.
+    var sequence = 0
 
     var instance: T? {
       if let value { return value }
@@ -377,6 +385,17 @@ import CForgeAtomics
       scopeKept[index].value = instance
     }
     scopeKept[index].lifetime = lifetime
+    scopeKept[index].sequence = StoredSequence.next.add(1)
+  }
+
+  package override func takeScopeKept(of scope: ObjectIdentifier) -> [(sequence: Int, instance: Any)] {
+    var taken: [(sequence: Int, instance: Any)] = []
+    scopeKept.removeAll { entry in
+      guard entry.scope == scope else { return false }
+      if let instance = entry.instance { taken.append((entry.sequence, instance)) }
+      return true
+    }
+    return taken
   }
 
   package override func dropScopeKept(of scope: ObjectIdentifier) -> [Any] {

@@ -12,6 +12,9 @@ extension SlotStore {
     servesPreview: Bool,
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
+    if Gates.scopedShutdowns.value != 0, let scope = OverrideScope.current, scope.hasShutDown(identity) {
+      throw ContainerShutDown(dependency: slot.name, chain: AsyncBuildNode.chain + ResolutionContext.current.chain)
+    }
     if overrideCount.value >= Self.observerWeight {
       if lock.withLock({ isShutDown }) {
         throw ContainerShutDown(dependency: slot.name, chain: AsyncBuildNode.chain + ResolutionContext.current.chain)

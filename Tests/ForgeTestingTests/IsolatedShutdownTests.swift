@@ -1,0 +1,77 @@
+import Forge
+import ForgeInject
+import ForgeTestSupport
+import ForgeTesting
+import SwiftPod
+import Testing
+
+/// A shared container whose singletons stop when it shuts down; tests of
+/// shutdown isolate it.
+final class StoppingContainer: Container, SharedContainer, @unchecked Sendable {
+  static let shared = StoppingContainer()
+  let log = Guarded<[String]>([])
+  var database: StoppablePart { provide(.singleton) { StoppablePart("database", log: self.log) } }
+  var server: StoppablePart { provide(.singleton) { StoppablePart("server", log: self.log, [self.database]) } }
+}
+
+let stoppingPod = SwiftPod()
+let stoppingDatabase = Provider("database") { _ in StoppablePart("database", log: stoppingLog) }
+let stoppingLog = Guarded<[String]>([])
+
+@Suite("ForgeTesting: shutdown() of an isolated container", .timeLimit(.minutes(1)))
+struct IsolatedShutdownTests {
+  @Test(
+    "40 tests in parallel each shut the shared container down for themselves; the container goes on",
+    arguments: 0..<40)
+  func parallelShutdowns(case number: Int) async throws {
+    let real = StoppingContainer.shared.server
+    try await withIsolatedContainers(StoppingContainer.shared, stoppingPod) {
+      let server = StoppingContainer.shared.server
+      #expect(server !== real)
+      _ = stoppingPod.resolve(stoppingDatabase)
+      try await Task.sleep(for: .milliseconds(2))
+      let report = await StoppingContainer.shared.shutdown()
+      #expect(report.stopped == ["StoppingContainer.server", "StoppingContainer.database"])
+      // A second shutdown in the test finds nothing left.
+      #expect(await StoppingContainer.shared.shutdown().stopped.isEmpty)
+      #expect(await stoppingPod.shutdown().stopped == ["database"])
+    }
+    // Outside the test, the container's own instances are kept and working.
+    #expect(StoppingContainer.shared.server === real)
+    #expect(stoppingPod.resolve(stoppingDatabase).name == "database")
+  }
+
+  @Test("the container's own instances are not stopped by a test's shutdown")
+  func containerInstancesKept() async {
+    let container = StoppingContainer()
+    _ = container.server
+    await withIsolatedContainers(container) {
+      _ = container.server
+      #expect(await container.shutdown().stopped == ["StoppingContainer.server", "StoppingContainer.database"])
+    }
+    // Two stopped, the test's; the container's are stopped by its own shutdown.
+    #expect(container.log.withLock { $0 } == ["server", "database"])
+    #expect(await container.shutdown().stopped == ["StoppingContainer.server", "StoppingContainer.database"])
+    #expect(container.log.withLock { $0 } == ["server", "database", "server", "database"])
+  }
+
+  @Test("after a test's shutdown, a resolution in that test fails; others still resolve")
+  func resolutionAfterScopedShutdown() async throws {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in StoppablePart("pool", log: Guarded([])) }
+    try await withIsolatedContainers(container) {
+      _ = try container.resolve() as StoppablePart
+      #expect(await container.shutdown().stopped == ["ForgeTestSupport.StoppablePart"])
+      #expect {
+        _ = try container.resolve() as StoppablePart
+      } throws: { error in
+        String(describing: error).contains(
+          "[Forge.shutDown] ForgeTestSupport.StoppablePart was resolved after its container shut down")
+      }
+      // Another test, running beside this one, is not affected.
+      let other = Task.detached { try container.resolve() as StoppablePart }
+      _ = try await other.value
+    }
+    _ = try container.resolve() as StoppablePart
+  }
+}
