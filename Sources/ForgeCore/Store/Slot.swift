@@ -185,10 +185,13 @@ import CForgeAtomics
   /// lock held.
   package func takeScopeKept(of scope: ObjectIdentifier) -> [(sequence: Int, instance: Any)] { [] }
 
-  /// Drops what the slot keeps for any override scope with a lifetime that
-  /// `matches`, and starts a new generation for builds of such a lifetime
-  /// in progress. Call with the store's lock held.
-  package func clearScopeKept(where matches: (Lifetime) -> Bool) -> [Any] { [] }
+  /// Drops what the slot keeps for any override scope (or for those of
+  /// `scopes`, when given) with a lifetime that `matches`, and starts a new
+  /// generation for builds of such a lifetime in progress. Call with the
+  /// store's lock held.
+  package func clearScopeKept(in scopes: Set<ObjectIdentifier>? = nil, where matches: (Lifetime) -> Bool) -> [Any] {
+    []
+  }
 
   /// The slot's lifetime as far as a clear is concerned: what the kept
   /// instance was built with, or what the build in progress builds.
@@ -408,9 +411,11 @@ import CForgeAtomics
     return dropped
   }
 
-  package override func clearScopeKept(where matches: (Lifetime) -> Bool) -> [Any] {
+  package override func clearScopeKept(
+    in scopes: Set<ObjectIdentifier>? = nil, where matches: (Lifetime) -> Bool
+  ) -> [Any] {
     var dropped: [Any] = []
-    for index in scopeKept.indices {
+    for index in scopeKept.indices where scopes?.contains(scopeKept[index].scope) ?? true {
       guard let lifetime = scopeKept[index].lifetime ?? scopeKept[index].state.buildingLifetime, matches(lifetime)
       else {
         continue

@@ -20,12 +20,17 @@ extension SlotStore {
   /// ```swift
   /// store.clearStoredForKeys { key, _ in !preserved.contains(key) }   // ForgeInject's reset(preserving:)
   /// ```
+  ///
+  /// Inside a scope that isolates this store (a test's, with ForgeTesting),
+  /// only the instances kept for the calling task's scopes, out to that
+  /// one, go: the container's own, and those of every other test, stay.
   package func clearStoredForKeys(where matches: (Key, Lifetime) -> Bool) {
+    let isolated = isolatingScopes()
     var released: [Any] = []
     let boxes: [RetiredBox] = lock.withLock {
       func clear(_ slot: AnySlot, _ key: Key) {
-        released += slot.clearScopeKept { matches(key, $0) }
-        guard let lifetime = slot.clearableLifetime, matches(key, lifetime) else { return }
+        released += slot.clearScopeKept(in: isolated) { matches(key, $0) }
+        guard isolated == nil, let lifetime = slot.clearableLifetime, matches(key, lifetime) else { return }
         slot.state.invalidate()
         takeStoredLocked(slot, into: &released)
       }
@@ -34,5 +39,14 @@ extension SlotStore {
       return retired.reclaim()
     }
     release(released, boxes: boxes)
+  }
+
+  /// The calling task's scopes from the innermost out to the one that
+  /// isolates this store; nil when none isolates it.
+  func isolatingScopes() -> Set<ObjectIdentifier>? {
+    guard Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current else { return nil }
+    let depth = scope.isolationDepth(for: identity)
+    guard depth > 0 else { return nil }
+    return Set(scope.chain.filter { $0.depth >= depth }.map(ObjectIdentifier.init))
   }
 }

@@ -1,0 +1,65 @@
+import Forge
+import ForgeTestSupport
+import ForgeTesting
+import SwiftPod
+import Testing
+
+/// Counts its builds, so that a test can tell instances apart.
+final class ResettingContainer: Container, @unchecked Sendable {
+  let builds = Counter()
+  var cachedThing: Thing { provide(.cached) { Thing("cached \(self.builds.incremented())") } }
+  var singleThing: Thing { provide(.singleton) { Thing("singleton \(self.builds.incremented())") } }
+}
+
+/// A custom scope, which `clearCachedInstances(forScope:)` clears.
+struct DraftScope: ProviderScope { let children: [ProviderScope] = [] }
+
+@Suite("ForgeTesting: resets inside an isolated test", .timeLimit(.minutes(1)))
+struct IsolatedResetTests {
+  @Test("a test's resetCached() and resetAll() clear its own instances, not another test's or the container's")
+  func resetsStayInTheTest() async {
+    let container = ResettingContainer()
+    let real = (cached: container.cachedThing, single: container.singleThing)
+    let firstBuilt = Signal()
+    let otherReset = Signal()
+    async let first: (cached: Bool, single: Bool) = withIsolatedContainers(container) {
+      let before = (cached: container.cachedThing, single: container.singleThing)
+      firstBuilt.raise()
+      while !otherReset.isRaised { await Task.yield() }
+      return (container.cachedThing === before.cached, container.singleThing === before.single)
+    }
+    async let other: (cached: Bool, single: Bool) = withIsolatedContainers(container) {
+      while !firstBuilt.isRaised { await Task.yield() }
+      let before = (cached: container.cachedThing, single: container.singleThing)
+      container.resetCached()
+      let afterCached = (cached: container.cachedThing, single: container.singleThing)
+      container.resetAll()
+      let afterAll = container.singleThing
+      otherReset.raise()
+      // Its own instances went, each as its reset says.
+      return (afterCached.cached !== before.cached, afterCached.single === before.single && afterAll !== before.single)
+    }
+    let (kept, cleared) = await (first, other)
+    #expect(kept.cached && kept.single, "the other test's reset cleared this test's instances")
+    #expect(cleared.cached && cleared.single, "a test's reset did not clear its own instances")
+    #expect(container.cachedThing === real.cached && container.singleThing === real.single)
+    // Outside any test, a reset clears the container's instances as before.
+    container.resetCached()
+    #expect(container.cachedThing !== real.cached)
+  }
+
+  @Test("SwiftPod: a test's clearCachedInstances(forScope:) clears its own instances only")
+  func podClearStaysInTheTest() async {
+    let pod = SwiftPod()
+    let builds = Counter()
+    let provider = Provider(scope: DraftScope()) { _ in Thing("\(builds.incremented())") }
+    let real = pod.resolve(provider)
+    let cleared: Bool = withIsolatedContainers(pod) {
+      let before = pod.resolve(provider)
+      pod.clearCachedInstances(forScope: DraftScope())
+      return pod.resolve(provider) !== before
+    }
+    #expect(cleared)
+    #expect(pod.resolve(provider) === real)
+  }
+}
