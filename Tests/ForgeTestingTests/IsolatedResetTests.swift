@@ -48,6 +48,19 @@ struct IsolatedResetTests {
     #expect(container.cachedThing !== real.cached)
   }
 
+  @Test("resetAll() in an isolated test leaves the container's overrides, which serve every test")
+  func resetAllKeepsContainerOverrides() {
+    let container = ResettingContainer()
+    container.override(\.cachedThing) { Thing("wired") }
+    withIsolatedContainers(container) {
+      container.resetAll()
+      #expect(container.cachedThing.label == "wired")
+    }
+    #expect(container.cachedThing.label == "wired")
+    container.resetAll()
+    #expect(container.cachedThing.label == "cached 1")
+  }
+
   @Test("SwiftPod: a test's clearCachedInstances(forScope:) clears its own instances only")
   func podClearStaysInTheTest() async {
     let pod = SwiftPod()

@@ -167,8 +167,12 @@ open class Container: @unchecked Sendable {
   /// ```swift
   /// AppContainer.shared.resetAll()
   /// ```
+  ///
+  /// Inside a test that isolates the container (ForgeTesting), it clears
+  /// the instances the test built and nothing else: the container's
+  /// overrides (a composition root's wiring, say) serve every test.
   public func resetAll() {
-    store.removeAllOverrides()
+    if !store.isIsolatedForCallingTask { store.removeAllOverrides() }
     store.clearStored { _ in true }
   }
 

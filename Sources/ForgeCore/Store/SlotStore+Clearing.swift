@@ -41,6 +41,10 @@ extension SlotStore {
     release(released, boxes: boxes)
   }
 
+  /// Whether a scope of the calling task isolates this store (a test's,
+  /// with ForgeTesting).
+  package var isIsolatedForCallingTask: Bool { isolatingScopes() != nil }
+
   /// The calling task's scopes from the innermost out to the one that
   /// isolates this store; nil when none isolates it.
   func isolatingScopes() -> Set<ObjectIdentifier>? {
