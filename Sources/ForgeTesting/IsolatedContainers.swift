@@ -33,12 +33,13 @@ import Testing
 /// before the test stays theirs and is not served inside it; what the test
 /// builds goes with its scope.
 ///
-/// Resets inside the test (`resetCached()`, `resetAll()`, `reset(preserving:)`,
-/// `clearCachedInstances(forScope:)`) clear the instances the test built,
-/// not the container's nor another test's. A test may even shut an isolated
-/// container down: `shutdown()` then stops the instances the test built,
-/// and the test's later resolutions from that container fail; the
-/// container, and every other test, goes on as before.
+/// Resets inside the test (`resetCached()`, `resetAll()`,
+/// `reset(preserving:)`, `clearCachedInstances(forScope:)`) clear the
+/// instances the test built, not the container's nor another test's, and
+/// ForgeInject's `resolveAll(conforming:)` lists the test's instances. A
+/// test may even shut an isolated container down: `shutdown()` then stops
+/// the instances the test built, and the test's later resolutions from that
+/// container fail; the container, and every other test, goes on as before.
 ///
 /// ```swift
 /// @Test(.isolated(AppContainer.shared))

@@ -1,4 +1,5 @@
 import Forge
+import ForgeInject
 import ForgeTestSupport
 import ForgeTesting
 import SwiftPod
@@ -74,5 +75,29 @@ struct IsolatedResetTests {
     }
     #expect(cleared)
     #expect(pod.resolve(provider) === real)
+  }
+}
+
+protocol Startable: AnyObject {}
+final class Poller: Startable {}
+final class Indexer: Startable {}
+
+@Suite("ForgeTesting: what an isolated test sees of its ForgeContainer", .timeLimit(.minutes(1)))
+struct IsolatedResolveAllTests {
+  @Test("resolveAll(conforming:) lists the test's own instances, not the container's")
+  func resolveAllInTest() throws {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in Poller() }
+    container.register(with: .singleton) { _ in Indexer() }
+    let realPoller: Poller = try container.resolve()
+    try withIsolatedContainers(container) {
+      #expect(container.resolveAll(conforming: Startable.self).isEmpty)
+      let poller: Poller = try container.resolve()
+      let listed = container.resolveAll(conforming: Startable.self)
+      #expect(listed.count == 1 && listed.first === poller)
+      #expect(poller !== realPoller)
+    }
+    let listed = container.resolveAll(conforming: Startable.self)
+    #expect(listed.count == 1 && listed.first === realPoller)
   }
 }

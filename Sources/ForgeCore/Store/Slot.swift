@@ -180,6 +180,10 @@ import CForgeAtomics
   /// store's lock held.
   package func dropScopeKept(of scope: ObjectIdentifier) -> [Any] { [] }
 
+  /// The instance the slot keeps for the override scope `scope`, if any.
+  /// Call with the store's lock held.
+  package func scopeKeptInstance(of scope: ObjectIdentifier) -> Any? { nil }
+
   /// Takes out what the slot keeps for the override scope `scope`, with
   /// when each was kept, for the scope's shutdown. Call with the store's
   /// lock held.
@@ -389,6 +393,10 @@ import CForgeAtomics
     }
     scopeKept[index].lifetime = lifetime
     scopeKept[index].sequence = StoredSequence.next.add(1)
+  }
+
+  package override func scopeKeptInstance(of scope: ObjectIdentifier) -> Any? {
+    scopeInstance(for: scope).map { $0 as Any }
   }
 
   package override func takeScopeKept(of scope: ObjectIdentifier) -> [(sequence: Int, instance: Any)] {

@@ -48,9 +48,14 @@ extension SlotStore {
   /// The calling task's scopes from the innermost out to the one that
   /// isolates this store; nil when none isolates it.
   func isolatingScopes() -> Set<ObjectIdentifier>? {
+    isolatingScopeChain().map(Set.init)
+  }
+
+  /// ``isolatingScopes()`` in order, the innermost first.
+  func isolatingScopeChain() -> [ObjectIdentifier]? {
     guard Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current else { return nil }
     let depth = scope.isolationDepth(for: identity)
     guard depth > 0 else { return nil }
-    return Set(scope.chain.filter { $0.depth >= depth }.map(ObjectIdentifier.init))
+    return scope.chain.filter { $0.depth >= depth }.map(ObjectIdentifier.init)
   }
 }

@@ -232,9 +232,18 @@ extension SlotStore {
 
   /// The instances currently kept (built singletons, live weak instances and
   /// the like) for registered keys, in the order the keys were first
-  /// registered.
+  /// registered; inside a scope that isolates the store (a test's), those
+  /// kept for the calling task's scopes instead.
   package func storedInstances() -> [Any] {
-    lock.withLock { registeredKeys.compactMap { slots[$0]?.storedInstance } }
+    // Inside a test that isolates the store, the test's own instances.
+    let isolated = isolatingScopeChain()
+    return lock.withLock {
+      registeredKeys.compactMap { key in
+        guard let slot = slots[key] else { return nil }
+        guard let isolated else { return slot.storedInstance }
+        return isolated.lazy.compactMap { slot.scopeKeptInstance(of: $0) }.first
+      }
+    }
   }
 
   /// Whether a factory was ever registered for `key`.
