@@ -84,7 +84,9 @@ extension DependencyContainer {
   /// ```
   ///
   /// While an observer is added, this container's resolutions take the
-  /// locked path; with none, they cost what they cost before.
+  /// locked path; with none, they cost what they cost before. Added inside
+  /// a test that isolates the container (ForgeTesting), the observer hears
+  /// that test's resolutions only, not those of tests running beside it.
   @discardableResult
   public func addObserver(_ observer: some ResolutionObserver) -> ObserverToken {
     engine.store.addObserver(observer)

@@ -35,8 +35,9 @@ import Testing
 ///
 /// Resets inside the test (`resetCached()`, `resetAll()`,
 /// `reset(preserving:)`, `clearCachedInstances(forScope:)`) clear the
-/// instances the test built, not the container's nor another test's, and
-/// ForgeInject's `resolveAll(conforming:)` lists the test's instances. A
+/// instances the test built, not the container's nor another test's;
+/// ForgeInject's `resolveAll(conforming:)` lists the test's instances; an
+/// observer added in the test hears the test's resolutions only. A
 /// test may even shut an isolated container down: `shutdown()` then stops
 /// the instances the test built, and the test's later resolutions from that
 /// container fail; the container, and every other test, goes on as before.

@@ -58,7 +58,7 @@ import CForgeAtomics
   /// Observers of this store's resolutions, by token value; guarded by
   /// `lock`. Each one adds ``observerWeight`` to `overrideCount`, which
   /// sends every resolution to the observed path.
-  @exclusivity(unchecked) var observers: [Int: any ResolutionObserver] = [:]
+  @exclusivity(unchecked) var observers: [Int: ObserverEntry] = [:]
   /// Set by ``shutdown()``; guarded by `lock`. Like an observer, it adds
   /// ``observerWeight`` to `overrideCount`, which sends every resolution to
   /// the path that refuses it.

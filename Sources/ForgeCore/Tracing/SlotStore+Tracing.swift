@@ -9,12 +9,34 @@ extension SlotStore {
   @inlinable
   static var observerWeight: Int { 1 << 40 }
 
-  /// Starts telling `observer` about this store's resolutions.
+  /// Starts telling `observer` about this store's resolutions; added
+  /// inside a scope that isolates this store (a test's), about those of
+  /// that scope's tasks only.
   package func addObserver(_ observer: any ResolutionObserver) -> ObserverToken {
     let token = ObserverToken(value: ObserverTokens.next.add(1))
-    lock.withLock { observers[token.value] = observer }
+    var entry = ObserverEntry(observer: observer, isScoped: false)
+    if let scope = OverrideScope.current {
+      let depth = scope.isolationDepth(for: identity)
+      if depth > 0, let isolating = scope.ancestor(atDepth: depth) {
+        entry = ObserverEntry(observer: observer, isScoped: true, scope: isolating)
+      }
+    }
+    lock.withLock { observers[token.value] = entry }
     overrideCount.add(Self.observerWeight)
     return token
+  }
+
+  /// The observers to tell about a resolution of the calling task: all of
+  /// them but those added in a test that the task is not part of.
+  func observersOfCallingTask() -> [any ResolutionObserver] {
+    let entries = lock.withLock { Array(observers.values) }
+    guard entries.contains(where: \.isScoped) else { return entries.map(\.observer) }
+    let scopes = OverrideScope.current?.chain.map(ObjectIdentifier.init) ?? []
+    return entries.compactMap { entry in
+      guard entry.isScoped else { return entry.observer }
+      guard let scope = entry.scope, scopes.contains(ObjectIdentifier(scope)) else { return nil }
+      return entry.observer
+    }
   }
 
   /// Stops telling the observer `token` names; nothing when it was removed
@@ -26,7 +48,7 @@ extension SlotStore {
 
   /// Resolves `slot` with `serve`, telling the observers what happened.
   func resolveObserved<T>(_ slot: AnySlot, serve: () throws -> T) throws -> T {
-    let observers = lock.withLock { Array(self.observers.values) }
+    let observers = observersOfCallingTask()
     let context = ResolutionContext.current
     // Below the async builds the task runs, if any (the gate is raised
     // while one that records runs).
@@ -69,8 +91,17 @@ extension SlotStore {
 extension SlotStore: AsyncBuildHost {
   package func asyncBuildObservers() -> [any ResolutionObserver] {
     guard overrideCount.value >= Self.observerWeight else { return [] }
-    return lock.withLock { Array(observers.values) }
+    return observersOfCallingTask()
   }
+}
+
+/// An observer of a store, and the test it was added in, if any.
+struct ObserverEntry {
+  let observer: any ResolutionObserver
+  /// Whether it was added inside a scope that isolates the store: it then
+  /// hears that scope's tasks only, and nothing once the scope is gone.
+  let isScoped: Bool
+  weak var scope: OverrideScope?
 }
 
 /// Tokens are unique across stores.

@@ -101,3 +101,40 @@ struct IsolatedResolveAllTests {
     #expect(listed.count == 1 && listed.first === realPoller)
   }
 }
+
+@Suite("ForgeTesting: an observer added in an isolated test", .timeLimit(.minutes(1)))
+struct IsolatedObserverTests {
+  @Test("hears the test's resolutions only, not those of a test running beside it")
+  func hearsItsTestOnly() async {
+    let container = ResettingContainer()
+    let firstObserving = Signal()
+    let otherResolved = Signal()
+    async let first: [String] = withIsolatedContainers(container) {
+      let log = EventLog()
+      let token = container.addObserver(log)
+      firstObserving.raise()
+      while !otherResolved.isRaised { await Task.yield() }
+      _ = container.singleThing
+      container.removeObserver(token)
+      return log.lines
+    }
+    async let other: [String] = withIsolatedContainers(container) {
+      while !firstObserving.isRaised { await Task.yield() }
+      let log = EventLog()
+      let token = container.addObserver(log)
+      _ = container.cachedThing
+      container.removeObserver(token)
+      otherResolved.raise()
+      return log.lines
+    }
+    let (firstLines, otherLines) = await (first, other)
+    #expect(firstLines == ["requested ResettingContainer.singleThing", "built ResettingContainer.singleThing"])
+    #expect(otherLines == ["requested ResettingContainer.cachedThing", "built ResettingContainer.cachedThing"])
+    // Outside any test, an observer hears every resolution, as before.
+    let log = EventLog()
+    let token = container.addObserver(log)
+    _ = withIsolatedContainers(container) { container.cachedThing }
+    container.removeObserver(token)
+    #expect(log.lines == ["requested ResettingContainer.cachedThing", "built ResettingContainer.cachedThing"])
+  }
+}
