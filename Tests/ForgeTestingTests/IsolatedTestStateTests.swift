@@ -138,3 +138,60 @@ struct IsolatedObserverTests {
     #expect(log.lines == ["requested ResettingContainer.cachedThing", "built ResettingContainer.cachedThing"])
   }
 }
+
+/// A container whose label a test overrides with the container's own API.
+final class OwnLabelContainer: Container, @unchecked Sendable {
+  var label: String { provide(.singleton) { "real" } }
+  var greeting: String { provide { "hello, \(self.label)" } }
+}
+
+@Suite("ForgeTesting: overrides installed inside an isolated test", .timeLimit(.minutes(1)))
+struct IsolatedOverrideTests {
+  @Test("Forge: override(_:with:) in a test serves that test only, until removed or the test ends")
+  func forgeOverrideStaysInTheTest() async {
+    let container = OwnLabelContainer()
+    let firstOverrode = Signal()
+    let otherRead = Signal()
+    async let first: [String] = withIsolatedContainers(container) {
+      container.override(\.label) { "first" }
+      firstOverrode.raise()
+      let overridden = container.greeting
+      while !otherRead.isRaised { await Task.yield() }
+      container.removeOverride(for: \.label)
+      let removed = container.greeting
+      container.override(\.label) { "again" }
+      container.resetAll()
+      return [overridden, removed, container.greeting]
+    }
+    async let other: String = withIsolatedContainers(container) {
+      while !firstOverrode.isRaised { await Task.yield() }
+      defer { otherRead.raise() }
+      return container.greeting
+    }
+    let (firstGreetings, otherGreeting) = await (first, other)
+    #expect(firstGreetings == ["hello, first", "hello, real", "hello, real"])
+    #expect(otherGreeting == "hello, real")
+    // Ended with the test: the container serves its own.
+    #expect(container.greeting == "hello, real")
+    // Outside any test, override(_:with:) is the container's, as before.
+    container.override(\.label) { "wired" }
+    withIsolatedContainers(container) { #expect(container.greeting == "hello, wired") }
+    #expect(container.greeting == "hello, wired")
+  }
+
+  @Test("SwiftPod: overrideProvider in a test serves that test only")
+  func podOverrideStaysInTheTest() async {
+    let pod = SwiftPod()
+    let label = Provider("label") { _ in "real" }
+    await withIsolatedContainers(pod) {
+      pod.overrideProvider(label) { _ in "mock" }
+      #expect(pod.resolve(label) == "mock")
+      // A task outside the test.
+      #expect(await Task.detached { pod.resolve(label) }.value == "real")
+      pod.removeOverrideProvider(label)
+      #expect(pod.resolve(label) == "real")
+      pod.overrideProvider(label) { _ in "left in place" }
+    }
+    #expect(pod.resolve(label) == "real")
+  }
+}

@@ -168,11 +168,12 @@ open class Container: @unchecked Sendable {
   /// AppContainer.shared.resetAll()
   /// ```
   ///
-  /// Inside a test that isolates the container (ForgeTesting), it clears
-  /// the instances the test built and nothing else: the container's
-  /// overrides (a composition root's wiring, say) serve every test.
+  /// Inside a test that isolates the container (ForgeTesting), it removes
+  /// the overrides the test installed and clears the instances it built,
+  /// and nothing else: the container's overrides (a composition root's
+  /// wiring, say) serve every test.
   public func resetAll() {
-    if !store.isIsolatedForCallingTask { store.removeAllOverrides() }
+    store.removeAllOverrides()
     store.clearStored { _ in true }
   }
 

@@ -59,6 +59,11 @@ import CForgeAtomics
   /// (a test's `shutdown()` of a container it isolates): while it is 0, a
   /// scoped resolution does not ask whether its scope shut its store down.
   package static var scopedShutdowns: AtomicCounter { AtomicCounter(word: forge_gate_word(4)) }
+  /// How many overrides live scopes were given while they ran (a
+  /// container-wide `override` called inside a test that isolates the
+  /// container): while it is 0, a scope's lookup reads only what it was
+  /// made with, without its lock.
+  package static var addedScopeOverrides: AtomicCounter { AtomicCounter(word: forge_gate_word(5)) }
   /// What a recording async build or an asynchronous validation adds to
   /// ``activeOverrideScopes`` while it runs, where a scope adds 1: the low
   /// half of the word counts the scopes, which any task may hold (an

@@ -85,6 +85,13 @@
   private let strict: StrictMode
   /// Isolated stores this scope shut down for itself; guarded by `lock`.
   private var shutDownStores: Set<ObjectIdentifier> = []
+  /// Overrides given to this isolating scope while it runs (a
+  /// container-wide `override` called inside the test), with the store
+  /// whose override count each raised; guarded by `lock`.
+  private var added: [Target: (override: AnyOverride, host: WeakOverrideHost)] = [:]
+  /// Added overrides since replaced or removed, kept as long as the scope:
+  /// a lookup hands them out unretained, as it does the scope's own.
+  private var retiredAdded: [AnyOverride] = []
 
   /// Runs `operation` with `scope` as the current task's scope.
   package static func with<R>(_ scope: OverrideScope, operation: () throws -> R) rethrows -> R {
@@ -134,6 +141,10 @@
   }
 
   deinit {
+    // Before the scope count drops: while an added override raises its
+    // store's override count, no read may take the lock-free path for it.
+    for entry in added.values { entry.host.host?.addedOverrideEnded() }
+    if !added.isEmpty { Gates.addedScopeOverrides.add(-added.count) }
     Gates.activeOverrideScopes.add(-1)
     if !shutDownStores.isEmpty { Gates.scopedShutdowns.add(-shutDownStores.count) }
     // No task holds the scope any more: what slots keep for it goes.
@@ -188,6 +199,9 @@
   }
 
   private func ownOverride(for target: Target) -> Unmanaged<AnyOverride>? {
+    if Gates.addedScopeOverrides.value != 0, let added = lock.withLock({ added[target]?.override }) {
+      return .passUnretained(added)
+    }
     if let fewEntries {
       // Every entry has bits: a target without them matches none of them.
       guard let bits = target.keyBits else { return nil }
@@ -215,6 +229,41 @@
       scope = current.parent
     }
     return scopes
+  }
+
+  /// Gives this scope, which isolates `host`'s store, `override` for
+  /// `target` while it runs, in place of one given before; the store's
+  /// override count stays raised until it is removed or the scope ends,
+  /// so that its reads take the path that asks the scope.
+  package func addOverride(_ override: AnyOverride, for target: Target, host: any AddedOverrideHost) {
+    let replaced = lock.withLock { () -> AnyOverride? in
+      let replaced = added.updateValue((override, WeakOverrideHost(host: host)), forKey: target)?.override
+      if let replaced { retiredAdded.append(replaced) }
+      return replaced
+    }
+    if replaced == nil {
+      host.addedOverrideBegan()
+      Gates.addedScopeOverrides.add(1)
+    }
+    // What the scope's instances are built from changes with it.
+    Gates.edgeEpoch.add(1)
+  }
+
+  /// Removes the overrides given to this scope while it ran for the
+  /// targets `matches` accepts; false when there was none.
+  @discardableResult
+  package func removeAddedOverrides(where matches: (Target) -> Bool) -> Bool {
+    let removed = lock.withLock { () -> [(override: AnyOverride, host: WeakOverrideHost)] in
+      let targets = added.keys.filter(matches)
+      let removed = targets.compactMap { added.removeValue(forKey: $0) }
+      retiredAdded += removed.map(\.override)
+      return removed
+    }
+    for entry in removed { entry.host.host?.addedOverrideEnded() }
+    guard !removed.isEmpty else { return false }
+    Gates.addedScopeOverrides.add(-removed.count)
+    Gates.edgeEpoch.add(1)
+    return true
   }
 
   /// Notes that this scope shut `store`, which it isolates, down for
@@ -326,4 +375,16 @@
     lock.withLock { reaches[id] = (epoch, found) }
     return found
   }
+}
+
+/// A store that raises its override count while a scope holds an
+/// override given to it for one of the store's keys.
+package protocol AddedOverrideHost: AnyObject {
+  func addedOverrideBegan()
+  func addedOverrideEnded()
+}
+
+/// A host, weakly: a scope may outlive the store.
+package struct WeakOverrideHost {
+  weak var host: (any AddedOverrideHost)?
 }

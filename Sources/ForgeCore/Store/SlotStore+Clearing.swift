@@ -41,9 +41,12 @@ extension SlotStore {
     release(released, boxes: boxes)
   }
 
-  /// Whether a scope of the calling task isolates this store (a test's,
-  /// with ForgeTesting).
-  package var isIsolatedForCallingTask: Bool { isolatingScopes() != nil }
+  /// The calling task's scope that isolates this store, if one does.
+  func isolatingScope() -> OverrideScope? {
+    guard Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current else { return nil }
+    let depth = scope.isolationDepth(for: identity)
+    return depth > 0 ? scope.ancestor(atDepth: depth) : nil
+  }
 
   /// The calling task's scopes from the innermost out to the one that
   /// isolates this store; nil when none isolates it.

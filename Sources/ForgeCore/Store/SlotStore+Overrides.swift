@@ -39,7 +39,15 @@ extension SlotStore {
   /// ```swift
   /// store.installOverride(store.makeOverride("network", name: "network") { MockNetwork() }, for: "network")
   /// ```
+  ///
+  /// Inside a scope that isolates this store (a test's, with ForgeTesting),
+  /// the override is the test's: it serves that scope's tasks until it is
+  /// removed or the test ends.
   package func installOverride(_ entry: AnyOverride, for key: Key) {
+    if let isolating = isolatingScope() {
+      isolating.addOverride(entry, for: OverrideScope.Target(store: identity, key: key), host: self)
+      return
+    }
     lock.lock()
     let replaced = overrides.updateValue(entry, forKey: key)
     if replaced == nil { overrideCount.add(1) }
@@ -62,7 +70,15 @@ extension SlotStore {
   /// ```swift
   /// store.removeOverride("network")
   /// ```
+  ///
+  /// Inside a scope that isolates this store, it removes the override the
+  /// test installed, if any, and nothing else.
   package func removeOverride(_ key: Key) {
+    if let isolating = isolatingScope() {
+      let target = OverrideScope.Target(store: identity, key: key)
+      isolating.removeAddedOverrides { $0 == target }
+      return
+    }
     lock.lock()
     let removed = overrides.removeValue(forKey: key)
     var boxes: [RetiredBox] = []
@@ -74,8 +90,14 @@ extension SlotStore {
     release([removed as Any], boxes: boxes)
   }
 
-  /// Removes every container-wide replacement, with anything they kept.
+  /// Removes every container-wide replacement, with anything they kept;
+  /// inside a scope that isolates this store, those the test installed.
   package func removeAllOverrides() {
+    if let isolating = isolatingScope() {
+      let store = identity
+      isolating.removeAddedOverrides { $0.store == store }
+      return
+    }
     lock.lock()
     let removed = overrides
     for key in overrides.keys {
@@ -88,4 +110,9 @@ extension SlotStore {
     lock.unlock()
     release([removed], boxes: boxes)
   }
+}
+
+extension SlotStore: AddedOverrideHost {
+  package func addedOverrideBegan() { overrideCount.add(1) }
+  package func addedOverrideEnded() { overrideCount.add(-1) }
 }
