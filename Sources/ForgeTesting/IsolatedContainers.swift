@@ -33,7 +33,10 @@ import Testing
 /// before the test stays theirs and is not served inside it; what the test
 /// builds goes with its scope.
 ///
-/// Resets inside the test (`resetCached()`, `resetAll()`,
+/// An override the test installs with the container's own API (Forge's
+/// `override(_:with:)`, SwiftPod's `overrideProvider`) serves that test
+/// only, until it is removed or the test ends. Resets inside the test
+/// (`resetCached()`, `resetAll()`,
 /// `reset(preserving:)`, `clearCachedInstances(forScope:)`) clear the
 /// instances the test built, not the container's nor another test's;
 /// ForgeInject's `resolveAll(conforming:)` lists the test's instances; an

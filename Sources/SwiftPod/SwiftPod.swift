@@ -62,6 +62,10 @@ public final class SwiftPod: ProviderResolver {
   /// ```swift
   /// pod.overrideProvider(myCoolServiceProvider) { _ in MockMyCoolService() }
   /// ```
+  ///
+  /// Inside a test that isolates the pod (ForgeTesting), the override is
+  /// the test's: it serves that test only, until it is removed or the test
+  /// ends.
   public func overrideProvider<T>(
     _ provider: Provider<T>,
     with builder: @escaping @Sendable (ProviderResolver) -> T,

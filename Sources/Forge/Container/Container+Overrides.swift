@@ -22,6 +22,10 @@ extension OverridableContainer {
   /// once, the first time that key path is overridden on this container;
   /// during that read `factory` runs once and the real factory does not run.
   /// A key path that cannot be overridden stops at `fileID` and `line`.
+  ///
+  /// Inside a test that isolates the container (ForgeTesting), the
+  /// replacement is the test's: it serves that test only, until
+  /// ``removeOverride(for:)``, ``Container/resetAll()`` or the end of the test.
   public func override<T>(
     _ keyPath: KeyPath<Self, T>,
     with factory: @escaping @Sendable () -> T,
