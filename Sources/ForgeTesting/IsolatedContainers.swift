@@ -34,8 +34,8 @@ import Testing
 /// builds goes with its scope.
 ///
 /// An override the test installs with the container's own API (Forge's
-/// `override(_:with:)`, SwiftPod's `overrideProvider`) serves that test
-/// only, until it is removed or the test ends. Resets inside the test
+/// `override(_:with:)`, SwiftPod's `overrideProvider`, ForgeInject's
+/// `register`) serves that test only, until it is removed or the test ends. Resets inside the test
 /// (`resetCached()`, `resetAll()`,
 /// `reset(preserving:)`, `clearCachedInstances(forScope:)`) clear the
 /// instances the test built, not the container's nor another test's;

@@ -195,3 +195,41 @@ struct IsolatedOverrideTests {
     #expect(pod.resolve(label) == "real")
   }
 }
+
+protocol Salutation: Sendable { var greeting: String { get } }
+struct RealSalutation: Salutation { let greeting = "real" }
+struct TestSalutation: Salutation { let greeting: String }
+
+@Suite("ForgeTesting: ForgeInject registrations inside an isolated test", .timeLimit(.minutes(1)))
+struct IsolatedRegistrationTests {
+  @Test("register(with:builder:) in a test registers for that test only; the container keeps its own")
+  func registrationStaysInTheTest() async throws {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in RealSalutation() as Salutation }
+    let firstRegistered = Signal()
+    let otherResolved = Signal()
+    async let first: [String] = withIsolatedContainers(container) {
+      container.register(with: .singleton) { _ in TestSalutation(greeting: "first") as Salutation }
+      container.register(with: .singleton) { _ async in TestSalutation(greeting: "first, async") }
+      firstRegistered.raise()
+      while !otherResolved.isRaised { await Task.yield() }
+      return [
+        (try? container.resolve() as Salutation)?.greeting ?? "missing",
+        (try? await container.resolveAsync() as TestSalutation)?.greeting ?? "missing",
+      ]
+    }
+    async let other: [String] = withIsolatedContainers(container) {
+      while !firstRegistered.isRaised { await Task.yield() }
+      defer { otherResolved.raise() }
+      return [
+        (try? container.resolve() as Salutation)?.greeting ?? "missing",
+        (try? await container.resolveAsync() as TestSalutation)?.greeting ?? "missing",
+      ]
+    }
+    let (firstGreetings, otherGreetings) = await (first, other)
+    #expect(firstGreetings == ["first", "first, async"])
+    #expect(otherGreetings == ["real", "missing"])
+    #expect((try container.resolve() as Salutation).greeting == "real")
+    #expect((try? await container.resolveAsync() as TestSalutation) == nil)
+  }
+}

@@ -41,6 +41,10 @@ extension SlotStore {
     release(released, boxes: boxes)
   }
 
+  /// Whether a scope of the calling task isolates this store (a test's,
+  /// with ForgeTesting).
+  package var isIsolatedForCallingTask: Bool { isolatingScope() != nil }
+
   /// The calling task's scope that isolates this store, if one does.
   func isolatingScope() -> OverrideScope? {
     guard Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current else { return nil }

@@ -78,6 +78,11 @@ extension ForgeContainer {
     with policy: ForgeRetainPolicy,
     builder: @escaping @Sendable (ForgeContainerProtocol) async throws -> T
   ) {
+    if store.isIsolatedForCallingTask {
+      // A test that isolates this container registers for itself.
+      store.installOverride(asyncOverride(T.self, with: policy, builder: builder), for: Self.asyncKey(T.self))
+      return
+    }
     let lifetime = policy.lifetime
     do {
       try store.register(

@@ -34,6 +34,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
     with policy: ForgeRetainPolicy,
     builder: @escaping @Sendable (ForgeContainerProtocol) throws -> T
   ) {
+    if registeredForIsolatedTest(with: policy, builder: builder) { return }
     do {
       // Stored as it is: the closure that binds it to this container is
       // made only when something first resolves T.
@@ -216,6 +217,19 @@ public final class ForgeContainer: ForgeContainerProtocol {
 }
 
 extension ForgeContainer {
+  /// Inside a test that isolates this container (ForgeTesting), registers
+  /// `builder` for that test only, as its `TestOverrides` would, and says
+  /// so; otherwise does nothing and returns false.
+  @usableFromInline
+  func registeredForIsolatedTest<T>(
+    with policy: ForgeRetainPolicy,
+    builder: @escaping @Sendable (ForgeContainerProtocol) throws -> T
+  ) -> Bool {
+    guard store.isIsolatedForCallingTask else { return false }
+    store.installOverride(override(T.self, with: policy, builder: builder), for: ObjectIdentifier(T.self))
+    return true
+  }
+
   /// Whether anything here builds `T`: a registration of any kind, or one
   /// that a test's scope adds.
   func hasBuilder<T>(for type: T.Type) -> Bool {

@@ -12,7 +12,9 @@
 /// ```
 public protocol ForgeContainerProtocol: Sendable {
   /// Registers `builder` for `T` with `policy`, replacing any earlier
-  /// registration of `T` and dropping the instance it built.
+  /// registration of `T` and dropping the instance it built. (A
+  /// `ForgeContainer` inside a test that isolates it, with ForgeTesting,
+  /// registers for that test only.)
   func register<T>(with policy: ForgeRetainPolicy, builder: @escaping @Sendable (ForgeContainerProtocol) throws -> T)
   /// Resolves the type the call site infers.
   func resolve<T>() throws -> T
