@@ -33,17 +33,20 @@ import Testing
 /// before the test stays theirs and is not served inside it; what the test
 /// builds goes with its scope.
 ///
-/// An override the test installs with the container's own API (Forge's
-/// `override(_:with:)`, SwiftPod's `overrideProvider`, ForgeInject's
-/// `register`) serves that test only, until it is removed or the test ends. Resets inside the test
-/// (`resetCached()`, `resetAll()`,
-/// `reset(preserving:)`, `clearCachedInstances(forScope:)`) clear the
-/// instances the test built, not the container's nor another test's;
-/// ForgeInject's `resolveAll(conforming:)` lists the test's instances; an
-/// observer added in the test hears the test's resolutions only. A
-/// test may even shut an isolated container down: `shutdown()` then stops
-/// the instances the test built, and the test's later resolutions from that
-/// container fail; the container, and every other test, goes on as before.
+/// Inside the test, the containers' own APIs stay within it:
+///
+/// - an override or a registration it installs (Forge's
+///   `override(_:with:)`, SwiftPod's `overrideProvider`, ForgeInject's
+///   `register`) serves that test only, until it is removed or the test
+///   ends;
+/// - its resets (`resetCached()`, `resetAll()`, `reset(preserving:)`,
+///   `clearCachedInstances(forScope:)`) clear the instances it built, not
+///   the container's nor another test's;
+/// - ForgeInject's `resolveAll(conforming:)` lists the test's instances, and
+///   an observer added in the test hears the test's resolutions only;
+/// - `shutdown()` stops the instances the test built, and the test's later
+///   resolutions from that container fail; the container, and every other
+///   test, goes on as before.
 ///
 /// ```swift
 /// @Test(.isolated(AppContainer.shared))
