@@ -54,9 +54,11 @@ package struct ContainerShutDown: Error, CustomStringConvertible {
   /// awaits too).
   package let chain: [String]
 
-  package init(dependency: String, chain: [String] = []) {
-    self.dependency = dependency
-    self.chain = chain
+  /// The failure of a resolution of `slot` now, named with the builds in
+  /// progress on the calling thread and task.
+  init(resolving slot: AnySlot) {
+    dependency = slot.name
+    chain = AsyncBuildNode.chain + ResolutionContext.current.chain
   }
 
   package var diagnostic: ForgeDiagnostic {
@@ -91,10 +93,7 @@ extension SlotStore {
   /// not kept, and what it resolves after the store stopped fails. A build
   /// started by the task that shuts down is not waited for.
   package func shutdown() async -> ShutdownReport {
-    if let scope = OverrideScope.current {
-      let depth = scope.isolationDepth(for: identity)
-      if depth > 0, let isolating = scope.ancestor(atDepth: depth) { return await shutdown(for: isolating) }
-    }
+    if let isolating = isolatingScope() { return await shutdown(for: isolating) }
     while !Task.isCancelled {
       let (building, buildsOnThreads) = lock.withLock { () -> ([any AsyncKeptInstance], Bool) in
         guard !isShutDown else { return ([], false) }

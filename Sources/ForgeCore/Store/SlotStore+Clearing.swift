@@ -47,9 +47,7 @@ extension SlotStore {
 
   /// The calling task's scope that isolates this store, if one does.
   func isolatingScope() -> OverrideScope? {
-    guard Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current else { return nil }
-    let depth = scope.isolationDepth(for: identity)
-    return depth > 0 ? scope.ancestor(atDepth: depth) : nil
+    isolation().flatMap { current, depth in current.ancestor(atDepth: depth) }
   }
 
   /// The calling task's scopes from the innermost out to the one that
@@ -60,9 +58,14 @@ extension SlotStore {
 
   /// ``isolatingScopes()`` in order, the innermost first.
   func isolatingScopeChain() -> [ObjectIdentifier]? {
+    isolation().map { current, depth in current.chain.filter { $0.depth >= depth }.map(ObjectIdentifier.init) }
+  }
+
+  /// The calling task's scope and the depth of the one around it that
+  /// isolates this store; nil when none does.
+  private func isolation() -> (current: OverrideScope, depth: Int)? {
     guard Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current else { return nil }
     let depth = scope.isolationDepth(for: identity)
-    guard depth > 0 else { return nil }
-    return scope.chain.filter { $0.depth >= depth }.map(ObjectIdentifier.init)
+    return depth > 0 ? (scope, depth) : nil
   }
 }

@@ -13,12 +13,10 @@ extension SlotStore {
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
     if Gates.scopedShutdowns.value != 0, let scope = OverrideScope.current, scope.hasShutDown(identity) {
-      throw ContainerShutDown(dependency: slot.name, chain: AsyncBuildNode.chain + ResolutionContext.current.chain)
+      throw ContainerShutDown(resolving: slot)
     }
     if overrideCount.value >= Self.observerWeight {
-      if lock.withLock({ isShutDown }) {
-        throw ContainerShutDown(dependency: slot.name, chain: AsyncBuildNode.chain + ResolutionContext.current.chain)
-      }
+      if lock.withLock({ isShutDown }) { throw ContainerShutDown(resolving: slot) }
       return try resolveObserved(slot) {
         try resolveLayersServing(
           slot, lifetime: lifetime, factory: factory, servesPreview: servesPreview, thread: thread)

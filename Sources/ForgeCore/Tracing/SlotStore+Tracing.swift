@@ -14,13 +14,8 @@ extension SlotStore {
   /// that scope's tasks only.
   package func addObserver(_ observer: any ResolutionObserver) -> ObserverToken {
     let token = ObserverToken(value: ObserverTokens.next.add(1))
-    var entry = ObserverEntry(observer: observer, isScoped: false)
-    if let scope = OverrideScope.current {
-      let depth = scope.isolationDepth(for: identity)
-      if depth > 0, let isolating = scope.ancestor(atDepth: depth) {
-        entry = ObserverEntry(observer: observer, isScoped: true, scope: isolating)
-      }
-    }
+    let isolating = isolatingScope()
+    let entry = ObserverEntry(observer: observer, isScoped: isolating != nil, scope: isolating)
     lock.withLock { observers[token.value] = entry }
     overrideCount.add(Self.observerWeight)
     return token
