@@ -80,7 +80,8 @@ extension ProviderResolver {
   func stopOutsideAPod(_ name: String, _ what: String, _ why: String, at location: CodeLocation) -> Never {
     StopSite(dialect: "SwiftPod", location: location).stop(
       ForgeDiagnostic(
-        .missing, "\(name) \(what) but \(type(of: self)) cannot build it", reason: "Only a SwiftPod \(why).",
+        .missing, "\(name) \(what) but \(TypeName.of(type(of: self))) cannot build it",
+        reason: "Only a SwiftPod \(why).",
         fix: "resolve it through a SwiftPod."))
   }
 }

@@ -26,7 +26,7 @@ struct ResolverStopTests {
       stderr.contains("SwiftPodTests/ResolverStopTests.swift:\(PodOnlyProviders.asyncLine): Fatal error: SwiftPod:"))
     #expect(
       stderr.contains(
-        "AsyncProvider<Swift.Int> (ResolverStopTests.swift:\(PodOnlyProviders.asyncLine)) is async but PlainResolver "
+        "AsyncProvider<Swift.Int> (ResolverStopTests.swift:\(PodOnlyProviders.asyncLine)) is async but SwiftPodTests.PlainResolver "
           + "cannot build it. Only a SwiftPod builds asynchronously. To fix it, resolve it through a SwiftPod."),
       "\(stderr)")
   }
@@ -43,7 +43,7 @@ struct ResolverStopTests {
     #expect(
       stderr.contains(
         "MainActorProvider<Swift.Int> (ResolverStopTests.swift:\(PodOnlyProviders.mainActorLine)) is built on the "
-          + "main actor but PlainResolver cannot build it. Only a SwiftPod builds on the main actor. To fix it, "
+          + "main actor but SwiftPodTests.PlainResolver cannot build it. Only a SwiftPod builds on the main actor. To fix it, "
           + "resolve it through a SwiftPod."),
       "\(stderr)")
   }
