@@ -232,4 +232,42 @@ struct IsolatedRegistrationTests {
     #expect((try container.resolve() as Salutation).greeting == "real")
     #expect((try? await container.resolveAsync() as TestSalutation) == nil)
   }
+
+  @Test("main-actor registrations in a test register for that test only; the container keeps its own")
+  func mainActorRegistrationsStayInTheTest() async throws {
+    let container = ForgeContainer()
+    container.register(with: .singleton, onMainActor: { _ in TestSalutation(greeting: "real, main actor") })
+    await MainActor.run {
+      container.register(with: .singleton, mainActorBuilder: { _ in RealSalutation() as Salutation })
+    }
+    let firstRegistered = Signal()
+    let otherResolved = Signal()
+    async let first: [String] = withIsolatedContainers(container) {
+      container.register(with: .singleton, onMainActor: { _ in TestSalutation(greeting: "first, main actor") })
+      await MainActor.run {
+        container.register(with: .singleton, mainActorBuilder: { _ in TestSalutation(greeting: "first") as Salutation })
+      }
+      firstRegistered.raise()
+      while !otherResolved.isRaised { await Task.yield() }
+      // Kept at registration, as the container keeps its own.
+      let listed = container.resolveAll(conforming: Salutation.self).map(\.greeting)
+      return listed + [
+        (try? container.resolve() as Salutation)?.greeting ?? "missing",
+        (try? await container.resolveAsync() as TestSalutation)?.greeting ?? "missing",
+      ]
+    }
+    async let other: [String] = withIsolatedContainers(container) {
+      while !firstRegistered.isRaised { await Task.yield() }
+      defer { otherResolved.raise() }
+      return [
+        (try? container.resolve() as Salutation)?.greeting ?? "missing",
+        (try? await container.resolveAsync() as TestSalutation)?.greeting ?? "missing",
+      ]
+    }
+    let (firstGreetings, otherGreetings) = await (first, other)
+    #expect(firstGreetings == ["first", "first", "first, main actor"])
+    #expect(otherGreetings == ["real", "real, main actor"])
+    #expect((try container.resolve() as Salutation).greeting == "real")
+    #expect((try await container.resolveAsync() as TestSalutation).greeting == "real, main actor")
+  }
 }

@@ -235,13 +235,24 @@ extension SlotStore {
   /// registered; inside a scope that isolates the store (a test's), those
   /// kept for the calling task's scopes instead.
   package func storedInstances() -> [Any] {
-    // Inside a test that isolates the store, the test's own instances.
-    let isolated = isolatingScopeChain()
-    return lock.withLock {
-      registeredKeys.compactMap { key in
-        guard let slot = slots[key] else { return nil }
-        guard let isolated else { return slot.storedInstance }
-        return isolated.lazy.compactMap { slot.scopeKeptInstance(of: $0) }.first
+    // Inside a test that isolates the store, the test's own instances: those
+    // of its registrations (overrides) where it made one, otherwise those
+    // kept for its scopes.
+    guard let isolated = isolatingScopeChain(), let scope = OverrideScope.current else {
+      return lock.withLock { registeredKeys.compactMap { slots[$0]?.storedInstance } }
+    }
+    // Looked up before locking the store: a scope takes its own lock.
+    let keys = lock.withLock { registeredKeys }
+    let testOverrides = keys.map { key in
+      scope.override(for: OverrideScope.Target(store: identity, key: key)).map { $0.override.takeUnretainedValue() }
+    }
+    return withExtendedLifetime(scope) {
+      lock.withLock {
+        zip(keys, testOverrides).compactMap { key, override in
+          if let override { return override.keptSlot.storedInstance }
+          guard let slot = slots[key] else { return nil }
+          return isolated.lazy.compactMap { slot.scopeKeptInstance(of: $0) }.first
+        }
       }
     }
   }

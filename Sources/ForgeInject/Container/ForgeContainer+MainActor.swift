@@ -55,6 +55,11 @@ extension ForgeContainer {
     with policy: ForgeRetainPolicy,
     builder: @escaping @MainActor @Sendable (ForgeContainerProtocol) throws -> T
   ) {
+    if store.isIsolatedForCallingTask {
+      // A test that isolates this container registers for itself.
+      store.installOverride(mainActorOverride(T.self, with: policy, builder: builder), for: Self.mainActorKey(T.self))
+      return
+    }
     let lifetime = policy.lifetime
     do {
       try store.register(
@@ -73,7 +78,15 @@ extension ForgeContainer {
   @usableFromInline
   func bindMainActor<T>(_ builder: Any, as type: T.Type) -> (@Sendable () throws -> MainActorDependency<T>)? {
     guard let registered = builder as? MainActorBuilder<T> else { return nil }
-    let (builder, lifetime) = (registered.run, registered.lifetime)
+    return mainActorHandles(of: registered.run, lifetime: registered.lifetime)
+  }
+
+  /// Handles of `T` that run `builder` on the main actor, keeping what it
+  /// builds as `lifetime` says.
+  func mainActorHandles<T>(
+    of builder: @escaping @MainActor @Sendable (ForgeContainerProtocol) throws -> T,
+    lifetime: Lifetime
+  ) -> @Sendable () throws -> MainActorDependency<T> {
     let identity = AsyncDependencyIdentity(store: store, key: Self.mainActorKey(T.self))
     // Weak: the handle lives in this container's store.
     return { [weak self] in
@@ -86,6 +99,19 @@ extension ForgeContainer {
         return try builder(self)
       }
     }
+  }
+
+  /// The main-actor registration of `T` for a test's scope: what
+  /// `register(with:onMainActor:)` registers inside a test that isolates
+  /// this container.
+  func mainActorOverride<T>(
+    _ type: T.Type,
+    with policy: ForgeRetainPolicy,
+    builder: @escaping @MainActor @Sendable (ForgeContainerProtocol) throws -> T
+  ) -> Override<MainActorDependency<T>> {
+    store.makeOverride(
+      Self.mainActorKey(T.self), name: "\(TypeName.of(T.self)) (test)", lifetime: policy.lifetime.ofAsyncHandle,
+      make: mainActorHandles(of: builder, lifetime: policy.lifetime))
   }
 
   /// The handle of `T`'s main-actor builder; nil when `T` has none.

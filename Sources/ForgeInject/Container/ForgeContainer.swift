@@ -122,6 +122,12 @@ public final class ForgeContainer: ForgeContainerProtocol {
 
   /// Registers `instance`, built already, for `T`, kept from now on.
   func registerBuilt<T: Sendable>(_ instance: T) {
+    if registeredForIsolatedTest(with: .singleton, builder: { _ in instance }) {
+      // Kept at once for the test, as it is for the container: the test's
+      // `resolveAll(conforming:)` sees it before anything resolves it.
+      _ = try? resolve() as T
+      return
+    }
     do {
       try store.registerBuilt(ObjectIdentifier(T.self), name: .type(T.self), instance: instance)
     } catch {
