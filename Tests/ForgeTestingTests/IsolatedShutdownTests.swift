@@ -74,4 +74,32 @@ struct IsolatedShutdownTests {
     }
     _ = try container.resolve() as StoppablePart
   }
+
+  @Test("after a test's shutdown, its registration that builds on every resolution is not served either")
+  func buildEachTimeRegistrationAfterScopedShutdown() async throws {
+    let container = ForgeContainer()
+    container.register { _ in "real" }
+    let builds = Guarded(0)
+    try await withIsolatedContainers(container) {
+      $0.register(in: container, with: .transient) { _ in
+        builds.withLock { $0 += 1 }
+        return "test"
+      }
+    } operation: {
+      let first: String = try container.resolve()
+      #expect(first == "test")
+      #expect(await container.shutdown().stopped.isEmpty)
+      #expect {
+        _ = try container.resolve() as String
+      } throws: { error in
+        String(describing: error).contains("[Forge.shutDown] Swift.String was resolved after its container shut down")
+      }
+      #expect(builds.withLock { $0 } == 1)
+      // Another test, running beside this one, is not affected.
+      let other = try await Task.detached { try container.resolve() as String }.value
+      #expect(other == "real")
+    }
+    let after: String = try container.resolve()
+    #expect(after == "real")
+  }
 }

@@ -143,7 +143,7 @@ extension SlotStore {
   /// and resolutions from this store in that scope fail from now on; the
   /// container, and every other test, is untouched.
   private func shutdown(for scope: OverrideScope) async -> ShutdownReport {
-    guard scope.noteShutDown(of: identity) else { return ShutdownReport(stopped: [], failures: []) }
+    guard scope.noteShutDown(of: identity, host: self) else { return ShutdownReport(stopped: [], failures: []) }
     let me = ObjectIdentifier(scope)
     let taken: [(sequence: Int, name: String, instance: Any)] = lock.withLock {
       slots.values.flatMap { slot in

@@ -83,8 +83,9 @@
   private let isolatedStores: Set<ObjectIdentifier>
   /// Which own factories this scope forbids (ForgeTesting's strict mode).
   private let strict: StrictMode
-  /// Isolated stores this scope shut down for itself; guarded by `lock`.
-  private var shutDownStores: Set<ObjectIdentifier> = []
+  /// Isolated stores this scope shut down for itself, each of which keeps
+  /// its override count raised meanwhile; guarded by `lock`.
+  private var shutDownStores: [ObjectIdentifier: WeakOverrideHost] = [:]
   /// Overrides given to this isolating scope while it runs (a
   /// container-wide `override` called inside the test), with the store
   /// whose override count each raised; guarded by `lock`.
@@ -146,6 +147,7 @@
     for entry in added.values { entry.host.host?.addedOverrideEnded() }
     if !added.isEmpty { Gates.addedScopeOverrides.add(-added.count) }
     Gates.activeOverrideScopes.add(-1)
+    for host in shutDownStores.values { host.host?.addedOverrideEnded() }
     if !shutDownStores.isEmpty { Gates.scopedShutdowns.add(-shutDownStores.count) }
     // No task holds the scope any more: what slots keep for it goes.
     let me = ObjectIdentifier(self)
@@ -267,10 +269,20 @@
   }
 
   /// Notes that this scope shut `store`, which it isolates, down for
-  /// itself; false when it had already.
-  package func noteShutDown(of store: ObjectIdentifier) -> Bool {
-    let isNew = lock.withLock { shutDownStores.insert(store).inserted }
-    if isNew { Gates.scopedShutdowns.add(1) }
+  /// itself; false when it had already. Until the scope ends, the store's
+  /// override count stays raised, so that no read of it takes the
+  /// lock-free path that serves a scope's override without asking whether
+  /// the scope shut the store down (see ``SlotStore``'s read path).
+  package func noteShutDown(of store: ObjectIdentifier, host: any AddedOverrideHost) -> Bool {
+    let isNew = lock.withLock {
+      guard shutDownStores[store] == nil else { return false }
+      shutDownStores[store] = WeakOverrideHost(host: host)
+      return true
+    }
+    if isNew {
+      host.addedOverrideBegan()
+      Gates.scopedShutdowns.add(1)
+    }
     return isNew
   }
 
@@ -278,7 +290,7 @@
   package func hasShutDown(_ store: ObjectIdentifier) -> Bool {
     var scope: OverrideScope? = self
     while let current = scope {
-      if current.lock.withLock({ current.shutDownStores.contains(store) }) { return true }
+      if current.lock.withLock({ current.shutDownStores[store] != nil }) { return true }
       scope = current.parent
     }
     return false
