@@ -102,4 +102,27 @@ struct IsolatedShutdownTests {
     let after: String = try container.resolve()
     #expect(after == "real")
   }
+
+  @Test("a test's shutdown stops what its own registrations and overrides kept, dependents first")
+  func testRegistrationsStopped() async throws {
+    let log = Guarded<[String]>([])
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in StoppablePart("real pool", log: log) }
+    let engine = Provider("engine") { _ in StoppablePart("real engine", log: log) }
+    let car = Provider("car") { pod in StoppablePart("car", log: log, [pod.resolve(engine)]) }
+    let pod = SwiftPod()
+    try await withIsolatedContainers(container, pod) {
+      $0.overrideProvider(engine, in: pod) { _ in StoppablePart("test engine", log: log) }
+    } operation: {
+      container.register(with: .singleton) { _ in StoppablePart("test pool", log: log) }
+      _ = try container.resolve() as StoppablePart
+      _ = pod.resolve(car)
+      #expect(await container.shutdown().stopped == ["ForgeTestSupport.StoppablePart (test)"])
+      #expect(await pod.shutdown().stopped == ["car", "engine (override)"])
+    }
+    #expect(log.withLock { $0 } == ["test pool", "car", "test engine"])
+    // The container's and the pod's own are untouched.
+    #expect((try container.resolve() as StoppablePart).name == "real pool")
+    #expect(pod.resolve(engine).name == "real engine")
+  }
 }

@@ -17,4 +17,17 @@ struct ShutdownTests {
     #expect(report.stopped == ["car", "engine"])
     #expect(log.withLock { $0 } == ["car", "engine"])
   }
+
+  @Test("an override's kept instance shuts down with the pod's, dependents first")
+  func overrideInstance() async {
+    let log = Guarded<[String]>([])
+    let engine = Provider("engine") { _ in StoppablePart("engine", log: log) }
+    let car = Provider("car") { pod in StoppablePart("car", log: log, [pod.resolve(engine)]) }
+    let pod = SwiftPod()
+    pod.overrideProvider(engine) { _ in StoppablePart("test engine", log: log) }
+    _ = pod.resolve(car)
+    let report = await pod.shutdown()
+    #expect(report.stopped == ["car", "engine (override)"])
+    #expect(log.withLock { $0 } == ["car", "test engine"])
+  }
 }

@@ -111,25 +111,15 @@ extension SlotStore {
       // it ends: look again shortly.
       if buildsOnThreads { try? await Task.sleep(for: .milliseconds(1)) }
     }
-    var taken: [(sequence: Int, name: String, instance: Any)] = []
+    var taken: [Taken] = []
     let boxes: [RetiredBox] = lock.withLock {
       guard !isShutDown else { return [] }
       isShutDown = true
-      for slot in slots.values {
+      // The overrides' own instances too: the container built them.
+      for slot in slots.values + overrides.values.map(\.keptSlot) {
         // A build in progress finishes for its caller, but is not kept.
         slot.state.invalidate()
-        let sequence = slot.storedSequence
-        var released: [Any] = []
-        takeStoredLocked(slot, into: &released)
-        for instance in released {
-          if let handle = instance as? any AsyncKeptInstance {
-            // An async dependency's handle: its instance, kept when its
-            // build ended (after what the build resolved).
-            if let kept = handle.keptForShutdown { taken.append((kept.sequence, slot.name, kept.instance)) }
-          } else {
-            taken.append((sequence, slot.name, instance))
-          }
-        }
+        takeForShutdownLocked(slot, into: &taken)
       }
       return retired.reclaim()
     }
@@ -138,29 +128,59 @@ extension SlotStore {
     return await Self.shutDown(taken)
   }
 
+  /// An instance taken out for shutdown: when it was kept, and by whom.
+  private typealias Taken = (sequence: Int, name: String, instance: Any)
+
+  /// Takes out what `slot` keeps, into `taken`. Call with the lock held.
+  private func takeForShutdownLocked(_ slot: AnySlot, into taken: inout [Taken]) {
+    let sequence = slot.storedSequence
+    var released: [Any] = []
+    takeStoredLocked(slot, into: &released)
+    for instance in released {
+      if let handle = instance as? any AsyncKeptInstance {
+        // An async dependency's handle: its instance, kept when its build
+        // ended (after what the build resolved).
+        if let kept = handle.keptForShutdown { taken.append((kept.sequence, slot.name, kept.instance)) }
+      } else {
+        taken.append((sequence, slot.name, instance))
+      }
+    }
+  }
+
   /// ``shutdown()`` inside a scope that isolates this store (a test's, with
-  /// ForgeTesting): the scope's own instances are taken out and shut down,
-  /// and resolutions from this store in that scope fail from now on; the
-  /// container, and every other test, is untouched.
+  /// ForgeTesting): the scope's own instances, and those its overrides of
+  /// this store keep (the test's registrations), are taken out and shut
+  /// down, and resolutions from this store in that scope fail from now on;
+  /// the container, and every other test, is untouched.
   private func shutdown(for scope: OverrideScope) async -> ShutdownReport {
     guard scope.noteShutDown(of: identity, host: self) else { return ShutdownReport(stopped: [], failures: []) }
     let me = ObjectIdentifier(scope)
-    let taken: [(sequence: Int, name: String, instance: Any)] = lock.withLock {
-      slots.values.flatMap { slot in
-        slot.takeScopeKept(of: me).compactMap { entry -> (sequence: Int, name: String, instance: Any)? in
-          guard let handle = entry.instance as? any AsyncKeptInstance else {
-            return (entry.sequence, slot.name, entry.instance)
+    // Listed before locking the store: a scope takes its own lock.
+    let overrides = scope.isolatedOverrides(of: identity)
+    var taken: [Taken] = []
+    let boxes: [RetiredBox] = lock.withLock {
+      for slot in slots.values {
+        for entry in slot.takeScopeKept(of: me) {
+          if let handle = entry.instance as? any AsyncKeptInstance {
+            if let kept = handle.keptForShutdown { taken.append((kept.sequence, slot.name, kept.instance)) }
+          } else {
+            taken.append((entry.sequence, slot.name, entry.instance))
           }
-          return handle.keptForShutdown.map { ($0.sequence, slot.name, $0.instance) }
         }
       }
+      for override in overrides {
+        override.keptSlot.state.invalidate()
+        takeForShutdownLocked(override.keptSlot, into: &taken)
+      }
+      return retired.reclaim()
     }
+    RetiredBox.destroy(boxes)
     return await Self.shutDown(taken)
   }
 
   /// Shuts down the instances of `taken` that adopt ``GracefulShutdown``,
   /// the latest kept first.
-  private static func shutDown(_ taken: [(sequence: Int, name: String, instance: Any)]) async -> ShutdownReport {
+  private static func shutDown(_ taken: [Taken]) async -> ShutdownReport {
     var stopped: [String] = []
     var failures: [ShutdownReport.Failure] = []
     for entry in taken.sorted(by: { $0.sequence > $1.sequence }) {

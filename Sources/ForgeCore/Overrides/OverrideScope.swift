@@ -286,6 +286,22 @@
     return isNew
   }
 
+  /// The overrides of `store` that this scope and those around it within
+  /// the one isolating `store` declare or were given: a test's own
+  /// registrations, whose kept instances its shutdown stops.
+  package func isolatedOverrides(of store: ObjectIdentifier) -> [AnyOverride] {
+    let isolated = isolationDepth(for: store)
+    guard isolated > 0 else { return [] }
+    var found: [AnyOverride] = []
+    var scope: OverrideScope? = self
+    while let current = scope, current.depth >= isolated {
+      found += current.entries.filter { $0.key.store == store }.map(\.value)
+      found += current.lock.withLock { current.added.filter { $0.key.store == store }.map(\.value.override) }
+      scope = current.parent
+    }
+    return found
+  }
+
   /// Whether this scope, or one around it, shut `store` down for itself.
   package func hasShutDown(_ store: ObjectIdentifier) -> Bool {
     var scope: OverrideScope? = self
