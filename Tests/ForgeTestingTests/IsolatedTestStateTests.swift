@@ -76,6 +76,36 @@ struct IsolatedResetTests {
     #expect(cleared)
     #expect(pod.resolve(provider) === real)
   }
+
+  @Test("ForgeInject: a test's reset(preserving:) drops what its own registrations kept, as it would the container's")
+  func resetDropsTestRegistrationInstances() throws {
+    let container = ForgeContainer()
+    let builds = Counter()
+    try withIsolatedContainers(container) {
+      container.register(with: .singleton) { _ in Thing("test \(builds.incremented())") }
+      let before: Thing = try container.resolve()
+      container.reset(preserving: [])
+      let after: Thing = try container.resolve()
+      #expect(after !== before)
+      container.reset(preserving: [Thing.self])
+      let preserved: Thing = try container.resolve()
+      #expect(preserved === after)
+    }
+  }
+
+  @Test("SwiftPod: a test's clearCachedInstances(forScope:) drops what its overrides cached under that scope")
+  func podClearDropsTestOverrideInstances() {
+    let pod = SwiftPod()
+    let builds = Counter()
+    let provider = Provider(scope: DraftScope()) { _ in Thing("real") }
+    withIsolatedContainers(pod) {
+      $0.overrideProvider(provider, in: pod) { _ in Thing("test \(builds.incremented())") }
+    } operation: {
+      let before = pod.resolve(provider)
+      pod.clearCachedInstances(forScope: DraftScope())
+      #expect(pod.resolve(provider) !== before)
+    }
+  }
 }
 
 protocol Startable: AnyObject {}

@@ -23,19 +23,28 @@ extension SlotStore {
   ///
   /// Inside a scope that isolates this store (a test's, with ForgeTesting),
   /// only the instances kept for the calling task's scopes, out to that
-  /// one, go: the container's own, and those of every other test, stay.
+  /// one, go, with those the test's own registrations and overrides keep:
+  /// the container's own, and those of every other test, stay.
   package func clearStoredForKeys(where matches: (Key, Lifetime) -> Bool) {
     let isolated = isolatingScopes()
+    // Listed before locking the store: a scope takes its own lock.
+    let testOverrides = isolatingScope()?.isolatedOverrides(of: identity) ?? []
     var released: [Any] = []
     let boxes: [RetiredBox] = lock.withLock {
-      func clear(_ slot: AnySlot, _ key: Key) {
-        released += slot.clearScopeKept(in: isolated) { matches(key, $0) }
-        guard isolated == nil, let lifetime = slot.clearableLifetime, matches(key, lifetime) else { return }
+      func takeKept(_ slot: AnySlot, _ key: Key) {
+        guard let lifetime = slot.clearableLifetime, matches(key, lifetime) else { return }
         slot.state.invalidate()
         takeStoredLocked(slot, into: &released)
       }
+      func clear(_ slot: AnySlot, _ key: Key) {
+        released += slot.clearScopeKept(in: isolated) { matches(key, $0) }
+        if isolated == nil { takeKept(slot, key) }
+      }
       for (key, slot) in slots { clear(slot, key) }
       for (key, entry) in overrides { clear(entry.keptSlot, key) }
+      for override in testOverrides {
+        if let key = override.keptSlot.target.key.base as? Key { takeKept(override.keptSlot, key) }
+      }
       return retired.reclaim()
     }
     release(released, boxes: boxes)
