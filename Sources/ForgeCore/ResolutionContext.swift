@@ -187,8 +187,9 @@ package final class KeyCapture {
   package let valueType: ObjectIdentifier
   /// What is being overridden, for the message of a misdirected read.
   package let request: String
-  /// Produces the value the property read must return.
-  package let placeholder: () -> Any
+  /// Produces the value the property read must return, given the key it
+  /// resolved.
+  package let placeholder: (AnyHashable) -> Any
   /// Where the override was written, for the message of a misdirected read.
   package let location: CodeLocation?
   /// The key the property resolved, once seen.
@@ -199,7 +200,7 @@ package final class KeyCapture {
     valueType: ObjectIdentifier,
     request: String,
     location: CodeLocation?,
-    placeholder: @escaping () -> Any
+    placeholder: @escaping (AnyHashable) -> Any
   ) {
     self.store = store
     self.valueType = valueType

@@ -210,20 +210,61 @@ struct OverrideTests {
     #expect(try store.resolve("s", lifetime: .singleton, name: "s") { Thing("real") }.label == "real")
   }
 
-  @Test("key discovery reads an accessor once and remembers its key")
+  @Test(
+    "key discovery reads an accessor once, on a thread of its own, parked at its provide until handed a value",
+    .timeLimit(.minutes(1)))
   func keyDiscovery() throws {
     let store = SlotStore<String>()
     let reads = Counter()
-    func accessor() -> Thing {
+    let finished = Counter()
+    let accessor: @Sendable () -> Thing = {
       reads.increment()
-      if let placeholder = try? store.capturing("accessor", as: Thing.self) { return placeholder }
-      fatalError("the real accessor must not run during capture")
+      guard let value = try? store.capturing("accessor", as: Thing.self) else {
+        fatalError("the real accessor must not run during capture")
+      }
+      finished.increment()
+      return value
     }
-    let key = store.discoverKey(alias: "alias", request: "test", placeholder: { Thing("placeholder") }, read: accessor)
-    #expect(key == "accessor")
-    #expect(store.discoverKey(alias: "alias", request: "test", placeholder: { Thing() }, read: accessor) == "accessor")
+    func discover() -> (key: String, parked: ParkedKeyRead?)? {
+      store.discoverKey(
+        alias: "alias", readAlias: "OverrideTests.keyDiscovery", request: "test", as: Thing.self, read: accessor)
+    }
+    let first = try #require(discover())
+    #expect(first.key == "accessor")
+    let parked = try #require(first.parked)
+    #expect(finished.count == 0, "the read returned without a value")
+    #expect(discover()?.key == "accessor")
+    #expect(reads.count == 1)
+    parked.resume(with: Thing("first value"))
+    #expect(finished.count == 1)
+    #expect(!parked.isWaiting)
+    #expect(discover()?.parked == nil)
     #expect(reads.count == 1)
     #expect(try store.capturing("accessor", as: Thing.self) == nil)
+  }
+
+  @Test(
+    "while a key-path read waits, its overrides' store reads on the general path, until the first value or their end",
+    .timeLimit(.minutes(1)))
+  func parkedReadHoldsGeneralPath() throws {
+    let store = SlotStore<String>()
+    let accessor: @Sendable () -> Thing = { (try? store.capturing("held", as: Thing.self)) ?? Thing("unreached") }
+    let discovered = try #require(
+      store.discoverKey(alias: "held", readAlias: "OverrideTests.held", request: "test", as: Thing.self, read: accessor)
+    )
+    let parked = try #require(discovered.parked)
+    #expect(!store.readsTakeGeneralPath)
+    do {
+      let unresolved = store.makeOverride("held", name: "held", parkedRead: parked) { Thing("mock") }
+      #expect(store.readsTakeGeneralPath)
+      withExtendedLifetime(unresolved) {}
+    }
+    #expect(!store.readsTakeGeneralPath, "an override that went kept its store on the general path")
+    store.setOverride("held", name: "held", parkedRead: parked) { Thing("mock") }
+    #expect(store.readsTakeGeneralPath)
+    #expect(try store.resolve("held", lifetime: .transient, name: "held") { Thing("real") }.label == "mock")
+    #expect(!parked.isWaiting)
+    #expect(!store.readsTakeGeneralPath, "the first value did not give the store its fronts back")
   }
 }
 

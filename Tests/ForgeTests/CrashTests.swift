@@ -125,13 +125,19 @@ struct CrashTests {
     #expect(!output.contains("service built"))
   }
 
-  @Test("overriding a property that calls provide twice stops with a message")
+  @Test("overriding a property that calls provide twice stops at its first resolution, before it returns")
   func overrideTwoProvides() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      MisdirectionContainer().override(\.sum) { 100 }
+      let container = MisdirectionContainer()
+      container.override(\.sum) { 100 }
+      FileHandle.standardError.write(Data("installed\n".utf8))
+      let sum = container.sum
+      FileHandle.standardError.write(Data("read \(sum)\n".utf8))
     }
     let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("installed"))
     #expect(stderr.contains("the property resolves b (Swift.Int) after its own dependency"))
+    #expect(!stderr.contains("read "), "the half-overridden value was returned")
   }
 
   @Test("overriding a property that forwards to another container stops with a message")

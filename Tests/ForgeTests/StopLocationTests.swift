@@ -103,11 +103,13 @@ enum OverrideSites {
     MisdirectionContainer().override(\.service.net) { Service("mock") }
   }
 
-  static let scopedLine = #line + 3
+  static let scopedLine = #line + 4
   static func halfOverriddenInScope() {
-    MisdirectionContainer().withOverrides {
+    let container = MisdirectionContainer()
+    container.withOverrides {
       $0.override(\.sum) { 100 }
     } run: {
+      _ = container.sum  // the first resolution finds the second provide
     }
   }
 

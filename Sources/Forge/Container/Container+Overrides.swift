@@ -18,10 +18,17 @@ extension OverridableContainer {
   /// SearchContainer.shared.override(\.analytics) { AppContainer.shared.analytics }
   /// ```
   ///
-  /// Forge learns which dependency `keyPath` names by reading the property
-  /// once, the first time that key path is overridden on this container;
-  /// during that read `factory` runs once and the real factory does not run.
-  /// A key path that cannot be overridden stops at `fileID` and `line`.
+  /// Installing runs nothing you wrote: neither `factory` nor the real
+  /// factory. Forge learns which dependency `keyPath` names by reading the
+  /// property once per container type, on a thread of its own, where the
+  /// read stops at its `provide(...)`; the first resolution the override
+  /// serves lets that read finish with its value. A key path that cannot be
+  /// overridden stops at `fileID` and `line`: one that resolves something
+  /// else first (`\.service.network`) when it is installed, one whose
+  /// property calls `provide(...)` twice at its first resolution, before
+  /// that resolution returns. A property's key must not depend on the
+  /// container instance: every container of a type uses the key its first
+  /// read found.
   ///
   /// Inside a test that isolates the container (ForgeTesting), the
   /// replacement is the test's: it serves that test only, until
@@ -32,8 +39,8 @@ extension OverridableContainer {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) {
-    let key = overrideKey(for: keyPath, at: CodeLocation(fileID: fileID, line: line), placeholder: factory)
-    store.setOverride(key, name: dependencyName(key), make: factory)
+    let (key, parkedRead) = overrideKey(for: keyPath, at: CodeLocation(fileID: fileID, line: line))
+    store.setOverride(key, name: dependencyName(key), parkedRead: parkedRead, make: factory)
   }
 
   /// Removes the override installed with ``override(_:with:fileID:line:)-(KeyPath<Self,T>,_,_,_)``; the instance
@@ -131,17 +138,27 @@ extension OverridableContainer {
     return OverrideScope(parent: OverrideScope.current, entries: builder.entries)
   }
 
-  /// The `provide` key behind `keyPath`, learned by reading the property once.
+  /// The `provide` key behind `keyPath`, learned by reading the property on
+  /// a thread of its own, where the read parks at its `provide` (see
+  /// `ParkedKeyRead`): no factory runs for it. While that read waits for a
+  /// value, it comes too, for the override to hand its first one over.
   func overrideKey<T>(
     for keyPath: KeyPath<Self, T>,
-    at location: CodeLocation,
-    placeholder: @escaping () -> T
-  ) -> DeclarationKey {
+    at location: CodeLocation
+  ) -> (key: DeclarationKey, parkedRead: ParkedKeyRead?) {
     func request() -> String { "a \(String(describing: Self.self)) key path of type \(TypeName.of(T.self))" }
-    let key = store.discoverKey(alias: keyPath, request: request(), location: location, placeholder: placeholder) {
-      self[keyPath: keyPath]
+    // Sendable: a key path names a property, and this container is Sendable.
+    nonisolated(unsafe) let path = keyPath
+    let discovered = store.discoverKey(
+      alias: keyPath,
+      readAlias: [AnyHashable(keyPath), AnyHashable(ObjectIdentifier(type(of: self)))],
+      request: request(),
+      location: location,
+      as: T.self
+    ) { [self] in
+      self[keyPath: path]
     }
-    guard let key else {
+    guard let discovered else {
       let diagnostic = ForgeDiagnostic(
         .overrideNotProvided,
         "Cannot override \(request()): reading it did not call provide(...) on this container",
@@ -150,6 +167,6 @@ extension OverridableContainer {
       )
       fatalError("Forge: \(diagnostic)", file: location.fileID, line: location.line)
     }
-    return key
+    return (discovered.key, discovered.parked)
   }
 }

@@ -38,8 +38,8 @@ extension OverridableContainer {
     at location: CodeLocation,
     with factory: @escaping @Sendable () -> T
   ) -> Override<T> {
-    let key = overrideKey(for: keyPath, at: location, placeholder: factory)
-    return store.makeOverride(key, name: dependencyName(key), make: factory)
+    let (key, parkedRead) = overrideKey(for: keyPath, at: location)
+    return store.makeOverride(key, name: dependencyName(key), parkedRead: parkedRead, make: factory)
   }
 }
 

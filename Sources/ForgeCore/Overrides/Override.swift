@@ -9,10 +9,27 @@
   /// Where a kept instance of the override lives: apart from the real slot,
   /// so removing the override brings the original instance back.
   @usableFromInline package let keptSlot: AnySlot
+  /// The key-path read that found this override's key, while it waits for
+  /// a value (see ``ParkedKeyRead``): the override's first hands it one.
+  @usableFromInline package let parkedRead: ParkedKeyRead?
 
-  init(lifetime: Lifetime, keptSlot: AnySlot) {
+  init(lifetime: Lifetime, keptSlot: AnySlot, parkedRead: ParkedKeyRead?) {
     self.lifetime = lifetime
     self.keptSlot = keptSlot
+    self.parkedRead = parkedRead
+  }
+
+  deinit {
+    // Never resolved while its read was parked: its store takes the
+    // lock-free fronts again.
+    parkedRead?.releaseGeneralPath(for: ObjectIdentifier(self))
+  }
+
+  /// Hands `value`, which this override just built, to the read parked for
+  /// it, if one still waits. The general path's: the lock-free fronts are
+  /// closed to a store while one does (see `ParkedKeyRead`).
+  package func handOver(_ value: Any) {
+    parkedRead?.resume(with: value)
   }
 }
 
@@ -26,11 +43,11 @@
   /// store's lock: the override's slot is resolved by that store.
   init(
     name: SlotName, target: OverrideScope.Target, storeLock: ConditionLock, lifetime: Lifetime,
-    make: @escaping @Sendable () throws -> T
+    parkedRead: ParkedKeyRead?, make: @escaping @Sendable () throws -> T
   ) {
     self.make = make
     let slot = Slot<T>(name: name, target: target, storeLock: storeLock)
     self.slot = slot
-    super.init(lifetime: lifetime, keptSlot: slot)
+    super.init(lifetime: lifetime, keptSlot: slot, parkedRead: parkedRead)
   }
 }

@@ -160,12 +160,12 @@ extension SlotStore {
       )
     }
     var scopeDepth = 0
-    return try runFactory(
-      slot,
-      factory: unsafeDowncast(override, to: Override<T>.self).make,
-      thread: thread,
-      records: nil,
-      scopeDepth: &scopeDepth
-    )
+    let make = unsafeDowncast(override, to: Override<T>.self).make
+    if _slowPath(ParkedKeyRead.anyParked) {
+      let value = try runFactory(slot, factory: make, thread: thread, records: nil, scopeDepth: &scopeDepth)
+      override.handOver(value)
+      return value
+    }
+    return try runFactory(slot, factory: make, thread: thread, records: nil, scopeDepth: &scopeDepth)
   }
 }

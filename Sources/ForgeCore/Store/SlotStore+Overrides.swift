@@ -9,14 +9,24 @@ extension SlotStore {
   /// let mock = store.makeOverride("network", name: "network (mock)") { MockNetwork() }
   /// let scope = OverrideScope(parent: OverrideScope.current, entries: [mock.slot.target: mock])
   /// ```
+  ///
+  /// `parkedRead`, the read that found `key` while it waits for a value
+  /// (see ``discoverKey(alias:readAlias:request:location:as:read:)``), gets
+  /// the override's first. Until it has one, every read of this store takes
+  /// the general path, which hands it over, so that the lock-free fronts
+  /// never need to ask.
   package func makeOverride<T>(
     _ key: Key,
     name: String,
     lifetime: Lifetime = .transient,
+    parkedRead: ParkedKeyRead? = nil,
     make: @escaping @Sendable () throws -> T
   ) -> Override<T> {
     let target = OverrideScope.Target(store: identity, key: key)
-    return Override(name: .text(name), target: target, storeLock: lock, lifetime: lifetime, make: make)
+    let override = Override(
+      name: .text(name), target: target, storeLock: lock, lifetime: lifetime, parkedRead: parkedRead, make: make)
+    parkedRead?.holdGeneralPath(of: self, for: override)
+    return override
   }
 
   /// Installs a container-wide replacement for `key`, ahead of the real factory.
@@ -28,9 +38,10 @@ extension SlotStore {
     _ key: Key,
     name: String,
     lifetime: Lifetime = .transient,
+    parkedRead: ParkedKeyRead? = nil,
     make: @escaping @Sendable () throws -> T
   ) {
-    installOverride(makeOverride(key, name: name, lifetime: lifetime, make: make), for: key)
+    installOverride(makeOverride(key, name: name, lifetime: lifetime, parkedRead: parkedRead, make: make), for: key)
   }
 
   /// Installs `entry`, made by ``makeOverride(_:name:lifetime:make:)`` for
@@ -115,4 +126,18 @@ extension SlotStore {
 extension SlotStore: AddedOverrideHost {
   package func addedOverrideBegan() { overrideCount.add(1) }
   package func addedOverrideEnded() { overrideCount.add(-1) }
+}
+
+extension SlotStore {
+  /// Whether every read of this store takes the general path (an observer
+  /// is added, or a key-path read waits for an override's first value),
+  /// for tests and diagnostics.
+  package var readsTakeGeneralPath: Bool { overrideCount.value >= Self.observerWeight }
+}
+
+extension SlotStore: ParkedReadHost {
+  // An observer's weight: the fronts' own check sends every read to the
+  // general path, as an observer does.
+  package func generalPathBegan() { overrideCount.add(Self.observerWeight) }
+  package func generalPathEnded() { overrideCount.add(-Self.observerWeight) }
 }

@@ -141,7 +141,7 @@ package enum Validation {
   }
 
   private static func runOnThread(_ root: Root, session: ValidationSession, scope: OverrideScope?) {
-    ValidationThread.start {
+    DetachedThread.start(purpose: "validation") {
       if let scope {
         OverrideScope.with(scope) { resolve(root, in: session) }
       } else {
@@ -382,42 +382,5 @@ private struct Findings {
       checked: order.map(\.name) + missing.map(\.name),
       graph: DependencyGraph(nodes: nodes, edges: graphEdges)
     )
-  }
-}
-
-/// What a validation thread runs.
-private final class ValidationThreadBody {
-  let run: () -> Void
-  init(_ run: @escaping () -> Void) { self.run = run }
-}
-
-/// A detached POSIX thread for one validation root.
-private enum ValidationThread {
-  static func start(_ run: @escaping () -> Void) {
-    let body = Unmanaged.passRetained(ValidationThreadBody(run)).toOpaque()
-    #if canImport(Darwin)
-      var thread: pthread_t?
-    #else
-      var thread = pthread_t()
-    #endif
-    let status = pthread_create(
-      &thread, nil,
-      { raw in
-        #if canImport(Darwin)
-          let body = Unmanaged<ValidationThreadBody>.fromOpaque(raw).takeRetainedValue()
-        #else
-          let body = Unmanaged<ValidationThreadBody>.fromOpaque(raw!).takeRetainedValue()
-        #endif
-        body.run()
-        return nil
-      }, body)
-    guard status == 0 else {
-      fatalError("ForgeCore: \(ForgeDiagnostic.internalError("a validation thread could not start (\(status))"))")
-    }
-    #if canImport(Darwin)
-      pthread_detach(thread!)
-    #else
-      pthread_detach(thread)
-    #endif
   }
 }
