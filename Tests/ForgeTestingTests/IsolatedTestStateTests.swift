@@ -111,6 +111,7 @@ struct IsolatedResetTests {
 protocol Startable: AnyObject {}
 final class Poller: Startable {}
 final class Indexer: Startable {}
+final class Scheduler: Startable {}
 
 @Suite("ForgeTesting: what an isolated test sees of its ForgeContainer", .timeLimit(.minutes(1)))
 struct IsolatedResolveAllTests {
@@ -129,6 +130,24 @@ struct IsolatedResolveAllTests {
     }
     let listed = container.resolveAll(conforming: Startable.self)
     #expect(listed.count == 1 && listed.first === realPoller)
+  }
+
+  @Test("resolveAll(conforming:) lists what the test's own registrations of new types keep, in the order kept")
+  func resolveAllListsTestOnlyRegistrations() throws {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in Poller() }
+    try withIsolatedContainers(container) {
+      container.register(with: .singleton) { _ in Indexer() }
+      container.register(with: .singleton) { _ in Scheduler() }
+      let scheduler: Scheduler = try container.resolve()
+      let indexer: Indexer = try container.resolve()
+      let poller: Poller = try container.resolve()
+      let listed = container.resolveAll(conforming: Startable.self)
+      #expect(listed.count == 3)
+      #expect(listed.first === poller)
+      #expect(listed.dropFirst().first === scheduler && listed.last === indexer)
+    }
+    #expect(container.resolveAll(conforming: Startable.self).isEmpty)
   }
 }
 

@@ -246,13 +246,23 @@ extension SlotStore {
     let testOverrides = keys.map { key in
       scope.override(for: OverrideScope.Target(store: identity, key: key)).map { $0.override.takeUnretainedValue() }
     }
+    // The test's registrations of keys the container never registered
+    // come after, in the order their instances were kept.
+    let registered = Set(keys)
+    let testOnly = (isolatingScope()?.isolatedOverrides(of: identity) ?? []).filter { override in
+      (override.keptSlot.target.key.base as? Key).map { !registered.contains($0) } ?? false
+    }
     return withExtendedLifetime(scope) {
       lock.withLock {
-        zip(keys, testOverrides).compactMap { key, override in
+        let listed = zip(keys, testOverrides).compactMap { key, override -> Any? in
           if let override { return override.keptSlot.storedInstance }
           guard let slot = slots[key] else { return nil }
           return isolated.lazy.compactMap { slot.scopeKeptInstance(of: $0) }.first
         }
+        let added = testOnly.compactMap { override in
+          override.keptSlot.storedInstance.map { (sequence: override.keptSlot.storedSequence, instance: $0) }
+        }
+        return listed + added.sorted { $0.sequence < $1.sequence }.map(\.instance)
       }
     }
   }
