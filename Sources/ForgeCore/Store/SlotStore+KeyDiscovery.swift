@@ -226,16 +226,16 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
   /// On the read's thread, once the property returned, with the key it
   /// recorded (nil when it never called `provide` on the store).
   func finish(key: AnyHashable?) {
-    let held = lock.withLock {
+    lock.withLock {
       if self.key == nil { self.key = key }
       phase = .finished
-      // Before anyone waiting for the end learns of it.
+      // Before anyone waiting for the end learns of it (each is an atomic
+      // add, no lock).
       _ = settled.add(1)
+      for host in hosts { host.host?.generalPathEnded() }
+      hosts = []
       lock.broadcast()
-      defer { hosts = [] }
-      return hosts
     }
-    for host in held { host.host?.generalPathEnded() }
   }
 
   /// Sends every read of `host` to its general path, which hands an
