@@ -96,6 +96,10 @@ public final class SwiftPod: ProviderResolver {
   /// ```swift
   /// pod.removeOverrideProvider(myCoolServiceProvider)
   /// ```
+  ///
+  /// Inside a test that isolates the pod (ForgeTesting), it removes the
+  /// test's override of `provider`, whether the test installed it or
+  /// declared it in its trait, for the rest of that test only.
   public func removeOverrideProvider<T>(_ provider: Provider<T>) {
     store.removeOverride(IdentityKey(provider))
   }

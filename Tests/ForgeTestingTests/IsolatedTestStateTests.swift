@@ -243,6 +243,42 @@ struct IsolatedOverrideTests {
     }
     #expect(pod.resolve(label) == "real")
   }
+
+  @Test("removing an override the test declared serves the real dependency, in that test only")
+  func removingDeclaredOverride() async {
+    let container = OwnLabelContainer()
+    let pod = SwiftPod()
+    let label = Provider("label") { _ in "real" }
+    let firstRemoved = Signal()
+    let otherRead = Signal()
+    async let first: [String] = withIsolatedContainers(container, pod) {
+      $0.override(\.label, in: container) { "declared" }
+      $0.overrideProvider(label, in: pod) { _ in "declared" }
+    } operation: {
+      let before = [container.label, pod.resolve(label)]
+      container.removeOverride(for: \.label)
+      pod.removeOverrideProvider(label)
+      firstRemoved.raise()
+      while !otherRead.isRaised { await Task.yield() }
+      let after = [container.label, container.greeting, pod.resolve(label)]
+      // Overridden again in the test, then removed again.
+      container.override(\.label) { "again" }
+      let again = container.label
+      container.removeOverride(for: \.label)
+      return before + after + [again, container.label]
+    }
+    async let other: [String] = withIsolatedContainers(container, pod) {
+      $0.override(\.label, in: container) { "other's" }
+      $0.overrideProvider(label, in: pod) { _ in "other's" }
+    } operation: {
+      while !firstRemoved.isRaised { await Task.yield() }
+      defer { otherRead.raise() }
+      return [container.label, pod.resolve(label)]
+    }
+    let (firstLabels, otherLabels) = await (first, other)
+    #expect(firstLabels == ["declared", "declared", "real", "hello, real", "real", "again", "real"])
+    #expect(otherLabels == ["other's", "other's"])
+  }
 }
 
 protocol Salutation: Sendable { var greeting: String { get } }

@@ -49,6 +49,10 @@ extension OverridableContainer {
   /// ```swift
   /// container.removeOverride(for: \.authService)
   /// ```
+  ///
+  /// Inside a test that isolates the container (ForgeTesting), it removes
+  /// the test's override of the property, whether the test installed it
+  /// or declared it in its trait, for the rest of that test only.
   public func removeOverride<T>(for keyPath: KeyPath<Self, T>) {
     guard let key = store.discoveredKey(for: keyPath) else { return }
     store.removeOverride(key)

@@ -90,6 +90,11 @@
   /// container-wide `override` called inside the test), with the store
   /// whose override count each raised; guarded by `lock`.
   private var added: [Target: (override: AnyOverride, host: WeakOverrideHost)] = [:]
+  /// Targets whose overrides this scope was made with were removed while
+  /// it ran (`removeOverride` inside the test that declared them), with the
+  /// store whose override count each raised; guarded by `lock`, and
+  /// counted in ``Gates/addedScopeOverrides`` as added overrides are.
+  private var removedDeclared: [Target: WeakOverrideHost] = [:]
   /// Added overrides since replaced or removed, kept as long as the scope:
   /// a lookup hands them out unretained, as it does the scope's own.
   private var retiredAdded: [AnyOverride] = []
@@ -145,7 +150,9 @@
     // Before the scope count drops: while an added override raises its
     // store's override count, no read may take the lock-free path for it.
     for entry in added.values { entry.host.host?.addedOverrideEnded() }
-    if !added.isEmpty { Gates.addedScopeOverrides.add(-added.count) }
+    for host in removedDeclared.values { host.host?.addedOverrideEnded() }
+    let addedCount = added.count + removedDeclared.count
+    if addedCount != 0 { Gates.addedScopeOverrides.add(-addedCount) }
     Gates.activeOverrideScopes.add(-1)
     for host in shutDownStores.values { host.host?.addedOverrideEnded() }
     if !shutDownStores.isEmpty { Gates.scopedShutdowns.add(-shutDownStores.count) }
@@ -201,8 +208,11 @@
   }
 
   private func ownOverride(for target: Target) -> Unmanaged<AnyOverride>? {
-    if Gates.addedScopeOverrides.value != 0, let added = lock.withLock({ added[target]?.override }) {
-      return .passUnretained(added)
+    if Gates.addedScopeOverrides.value != 0 {
+      let (found, removed) = lock.withLock { (added[target]?.override, removedDeclared[target] != nil) }
+      if let found { return .passUnretained(found) }
+      // Its own override removed: the scopes around it decide.
+      if removed { return nil }
     }
     if let fewEntries {
       // Every entry has bits: a target without them matches none of them.
@@ -264,6 +274,27 @@
     for entry in removed { entry.host.host?.addedOverrideEnded() }
     guard !removed.isEmpty else { return false }
     Gates.addedScopeOverrides.add(-removed.count)
+    Gates.edgeEpoch.add(1)
+    return true
+  }
+
+  /// Removes, for the rest of this scope, the override of `target` it was
+  /// made with (a test's declared override, which `removeOverride` inside
+  /// the test takes away); false when it was made with none or it is gone
+  /// already. Like an added override, the removal raises `host`'s override
+  /// count while the scope lasts, so that reads of its store ask the scope.
+  @discardableResult
+  package func removeDeclaredOverride(for target: Target, host: any AddedOverrideHost) -> Bool {
+    guard entries[target] != nil else { return false }
+    let isNew = lock.withLock {
+      guard removedDeclared[target] == nil else { return false }
+      removedDeclared[target] = WeakOverrideHost(host: host)
+      return true
+    }
+    guard isNew else { return false }
+    host.addedOverrideBegan()
+    Gates.addedScopeOverrides.add(1)
+    // What the scope's instances are built from changes with it.
     Gates.edgeEpoch.add(1)
     return true
   }

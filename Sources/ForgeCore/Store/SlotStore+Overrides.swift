@@ -82,12 +82,16 @@ extension SlotStore {
   /// store.removeOverride("network")
   /// ```
   ///
-  /// Inside a scope that isolates this store, it removes the override the
-  /// test installed, if any, and nothing else.
+  /// Inside a scope that isolates this store, it removes the test's
+  /// override of `key` (one it installed, and one it declared), and
+  /// nothing else: the key's own factory, or the container's override,
+  /// serves the rest of the test.
   package func removeOverride(_ key: Key) {
     if let isolating = isolatingScope() {
+      // The test's: one it installed, and one it declared.
       let target = OverrideScope.Target(store: identity, key: key)
       isolating.removeAddedOverrides { $0 == target }
+      isolating.removeDeclaredOverride(for: target, host: self)
       return
     }
     lock.lock()
