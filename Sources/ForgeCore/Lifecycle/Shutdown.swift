@@ -136,14 +136,17 @@ extension SlotStore {
     let sequence = slot.storedSequence
     var released: [Any] = []
     takeStoredLocked(slot, into: &released)
-    for instance in released {
-      if let handle = instance as? any AsyncKeptInstance {
-        // An async dependency's handle: its instance, kept when its build
-        // ended (after what the build resolved).
-        if let kept = handle.keptForShutdown { taken.append((kept.sequence, slot.name, kept.instance)) }
-      } else {
-        taken.append((sequence, slot.name, instance))
-      }
+    for instance in released { Self.append(instance, kept: sequence, of: slot, to: &taken) }
+  }
+
+  /// Adds `instance`, kept at `sequence` by `slot`, to `taken`; for an
+  /// async dependency's handle, the instance it holds, kept when its build
+  /// ended (after what the build resolved).
+  private static func append(_ instance: Any, kept sequence: Int, of slot: AnySlot, to taken: inout [Taken]) {
+    if let handle = instance as? any AsyncKeptInstance {
+      if let kept = handle.keptForShutdown { taken.append((kept.sequence, slot.name, kept.instance)) }
+    } else {
+      taken.append((sequence, slot.name, instance))
     }
   }
 
@@ -161,11 +164,7 @@ extension SlotStore {
     let boxes: [RetiredBox] = lock.withLock {
       for slot in slots.values {
         for entry in slot.takeScopeKept(of: me) {
-          if let handle = entry.instance as? any AsyncKeptInstance {
-            if let kept = handle.keptForShutdown { taken.append((kept.sequence, slot.name, kept.instance)) }
-          } else {
-            taken.append((entry.sequence, slot.name, entry.instance))
-          }
+          Self.append(entry.instance, kept: entry.sequence, of: slot, to: &taken)
         }
       }
       for override in overrides {
