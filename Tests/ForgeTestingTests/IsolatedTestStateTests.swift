@@ -284,9 +284,41 @@ struct IsolatedOverrideTests {
 protocol Salutation: Sendable { var greeting: String { get } }
 struct RealSalutation: Salutation { let greeting = "real" }
 struct TestSalutation: Salutation { let greeting: String }
+struct Introduction: Sendable {
+  let salutation: Salutation
+  let name: String
+}
+struct AsyncIntroduction: Sendable { let name: String }
 
 @Suite("ForgeTesting: ForgeInject registrations inside an isolated test", .timeLimit(.minutes(1)))
 struct IsolatedRegistrationTests {
+  @Test("validate() in a test checks the test's registrations too, those it declared and those it made")
+  func validateChecksTestRegistrations() async {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in RealSalutation() as Salutation }
+    withIsolatedContainers(container) {
+      $0.register(in: container, with: .singleton) { c in
+        Introduction(salutation: try c.resolve(), name: try c.resolve())
+      }
+    } operation: {
+      // Introduction, declared by the test, needs a String nobody registered.
+      let report = container.validate()
+      #expect(!report.isValid)
+      #expect("\(report)".contains("Swift.String"), "\(report)")
+      container.register { _ in "Ada" }
+      #expect(container.validate().isValid, "\(container.validate())")
+    }
+    await withIsolatedContainers(container) {
+      container.register(with: .singleton) { c async throws in AsyncIntroduction(name: try c.resolve()) }
+      let report = await container.validateAsync()
+      #expect(!report.isValid)
+      #expect("\(report)".contains("Swift.String"), "\(report)")
+    }
+    // The container itself never had them.
+    #expect(container.validate().isValid)
+    #expect(await container.validateAsync().isValid)
+  }
+
   @Test("register(with:builder:) in a test registers for that test only; the container keeps its own")
   func registrationStaysInTheTest() async throws {
     let container = ForgeContainer()

@@ -54,6 +54,13 @@ extension SlotStore {
   /// with ForgeTesting).
   package var isIsolatedForCallingTask: Bool { isolatingScope() != nil }
 
+  /// The overrides of this store that the test isolating it for the
+  /// calling task declared or installed (its registrations); none outside
+  /// such a test.
+  package func isolatedOverridesOfCallingTask() -> [AnyOverride] {
+    isolatingScope()?.isolatedOverrides(of: identity) ?? []
+  }
+
   /// The calling task's scope that isolates this store, if one does.
   func isolatingScope() -> OverrideScope? {
     isolation().flatMap { current, depth in current.ancestor(atDepth: depth) }

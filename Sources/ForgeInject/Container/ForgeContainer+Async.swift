@@ -106,11 +106,17 @@ extension ForgeContainer {
   /// again of the same type keeps its first place.
   func noteAsyncValidationRoot<T: Sendable>(_ type: T.Type) {
     let identity = ObjectIdentifier(T.self)
-    let root = Validation.AsyncRoot(name: TypeName.of(T.self)) { [unowned self] in
-      _ = try await self.resolveAsync() as T
-    }
+    let root = asyncValidationRoot(T.self)
     asyncValidationRoots.withValue { roots in
       if !roots.contains(where: { $0.type == identity }) { roots.append((identity, root)) }
+    }
+  }
+
+  /// What validation awaits for `T`, registered with an `async` or
+  /// main-actor builder.
+  func asyncValidationRoot<T: Sendable>(_ type: T.Type) -> Validation.AsyncRoot {
+    Validation.AsyncRoot(name: TypeName.of(T.self)) { [unowned self] in
+      _ = try await self.resolveAsync() as T
     }
   }
 

@@ -104,14 +104,16 @@ extension ForgeContainer {
   /// The main-actor registration of `T` for a test's scope: what
   /// `register(with:onMainActor:)` registers inside a test that isolates
   /// this container.
-  func mainActorOverride<T>(
+  func mainActorOverride<T: Sendable>(
     _ type: T.Type,
     with policy: ForgeRetainPolicy,
     builder: @escaping @MainActor @Sendable (ForgeContainerProtocol) throws -> T
   ) -> Override<MainActorDependency<T>> {
-    store.makeOverride(
+    let override = store.makeOverride(
       Self.mainActorKey(T.self), name: "\(TypeName.of(T.self)) (test)", lifetime: policy.lifetime.ofAsyncHandle,
       make: mainActorHandles(of: builder, lifetime: policy.lifetime))
+    noteTestValidationRoot(of: override, for: T.self, root: nil, asyncRoot: asyncValidationRoot(T.self))
+    return override
   }
 
   /// The handle of `T`'s main-actor builder; nil when `T` has none.

@@ -20,9 +20,15 @@ extension ForgeContainer {
   /// them, cycles with their path, builders that threw with the error, and
   /// captive dependencies (a singleton holding a `.weak` one), and carries
   /// the graph with failing nodes marked.
+  ///
+  /// Inside a test that isolates the container (ForgeTesting), the test's
+  /// own registrations are checked too, with its overrides in force.
   public func validate() -> ValidationReport {
-    let roots = validationRoots.withValue { $0.map(\.root) }
-    return Validation.run(roots, throwing: true) { error in self.validationDiagnostic(for: error) }
+    let roots = validationRoots.withValue { $0 }
+    let testRoots = testRegistrationRoots(besides: Set(roots.map(\.type))).compactMap(\.root)
+    return Validation.run(roots.map(\.root) + testRoots, throwing: true) { error in
+      self.validationDiagnostic(for: error)
+    }
   }
 
   /// ``validate()``, which also awaits every type registered with an
@@ -43,15 +49,71 @@ extension ForgeContainer {
   ///
   /// Types registered with `register(with:onMainActor:)` are built on the
   /// main actor, as `resolveAsync()` builds them. While it runs, every
-  /// resolution in the process takes the locked path.
+  /// resolution in the process takes the locked path. Inside a test that
+  /// isolates the container, the test's own registrations are checked too.
   public func validateAsync() async -> ValidationReport {
-    let synchronous = validationRoots.withValue { $0.map { Validation.AsyncRoot(synchronous: $0.root) } }
-    let asynchronous = asyncValidationRoots.withValue { $0.map(\.root) }
-    return await Validation.runAsync(synchronous + asynchronous, throwing: true) { error in
+    let synchronous = validationRoots.withValue { $0 }
+    let asynchronous = asyncValidationRoots.withValue { $0 }
+    // A test's registrations: synchronous ones beside the container's, the
+    // others after them, each unless the container registers its type so.
+    let testRoots = testRegistrationRoots(besides: [])
+    let testSynchronous = testRoots.filter { root in
+      root.root != nil && !synchronous.contains { $0.type == root.type }
+    }
+    let testAsynchronous = testRoots.filter { root in
+      root.root == nil && !asynchronous.contains { $0.type == root.type }
+    }
+    let roots =
+      (synchronous.map { Validation.AsyncRoot(synchronous: $0.root) } + testSynchronous.map(\.asyncRoot))
+      + (asynchronous.map(\.root) + testAsynchronous.map(\.asyncRoot))
+    return await Validation.runAsync(roots, throwing: true) { error in
       self.validationDiagnostic(for: error)
     }
   }
 
+  /// The roots of the registrations that the test isolating this container
+  /// for the calling task made, except those of `types`; none outside such
+  /// a test.
+  private func testRegistrationRoots(besides types: Set<ObjectIdentifier>) -> [TestValidationRoot] {
+    let live = Set(store.isolatedOverridesOfCallingTask().map(ObjectIdentifier.init))
+    guard !live.isEmpty else { return [] }
+    return testValidationRoots.withValue { roots in
+      roots.removeAll { $0.override == nil }
+      return roots.filter { root in
+        guard let override = root.override else { return false }
+        return live.contains(ObjectIdentifier(override)) && !types.contains(root.type)
+      }
+    }
+  }
+
+  /// Notes what validation resolves for `override`, a test's registration
+  /// of `T`: `root` for a synchronous one (nil for an async or main-actor
+  /// one), `asyncRoot` for every kind.
+  func noteTestValidationRoot<T>(
+    of override: AnyOverride, for type: T.Type, root: Validation.Root?, asyncRoot: Validation.AsyncRoot
+  ) {
+    testValidationRoots.withValue { roots in
+      roots.removeAll { $0.override == nil }
+      roots.append(
+        TestValidationRoot(override: override, type: ObjectIdentifier(T.self), root: root, asyncRoot: asyncRoot))
+    }
+  }
+}
+
+/// What validation resolves for a test's registration, while the override
+/// that registers it lives.
+struct TestValidationRoot: @unchecked Sendable {
+  // @unchecked: `override` is a weak reference to a Sendable object; every
+  // other field is Sendable.
+  weak var override: AnyOverride?
+  let type: ObjectIdentifier
+  /// Resolves it synchronously; nil for an async or main-actor one.
+  let root: Validation.Root?
+  /// Awaits it.
+  let asyncRoot: Validation.AsyncRoot
+}
+
+extension ForgeContainer {
   /// The diagnostic of a registration's failure, in the engine's words.
   private func validationDiagnostic(for error: any Error) -> ForgeDiagnostic? {
     let registeredNote = ForgeContainerError.registeredNote(in: self)

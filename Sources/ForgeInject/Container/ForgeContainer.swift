@@ -17,6 +17,11 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// A resolution per registered type, in registration order, for
   /// ``validate()``.
   let validationRoots = LockedValue<[(type: ObjectIdentifier, root: Validation.Root)]>([])
+  /// What ``validate()`` and ``validateAsync()`` resolve for the
+  /// registrations tests make (see `TestOverrides` and
+  /// ``registeredForIsolatedTest(with:builder:)``), by the override that
+  /// registers each, while it lives.
+  let testValidationRoots = LockedValue<[TestValidationRoot]>([])
   /// How to await each type registered with an `async` builder, in
   /// registration order, for ``validateAsync()``.
   let asyncValidationRoots = LockedValue<[(type: ObjectIdentifier, root: Validation.AsyncRoot)]>([])
@@ -171,11 +176,16 @@ public final class ForgeContainer: ForgeContainerProtocol {
   @usableFromInline
   func noteRegistration<T>(_ type: T.Type) {
     let identity = ObjectIdentifier(T.self)
-    let root = Validation.Root(name: TypeName.of(T.self)) { [unowned self] in
-      _ = try self.resolve() as T
-    }
+    let root = validationRoot(T.self)
     validationRoots.withValue { roots in
       if !roots.contains(where: { $0.type == identity }) { roots.append((identity, root)) }
+    }
+  }
+
+  /// What validation resolves for `T`, registered synchronously.
+  func validationRoot<T>(_ type: T.Type) -> Validation.Root {
+    Validation.Root(name: TypeName.of(T.self)) { [unowned self] in
+      _ = try self.resolve() as T
     }
   }
 
