@@ -290,6 +290,15 @@ struct Introduction: Sendable {
 }
 struct AsyncIntroduction: Sendable { let name: String }
 
+/// What `container` greets with: its `Salutation`, resolved synchronously,
+/// and its `TestSalutation`, awaited; "missing" for either it lacks.
+func greetings(in container: ForgeContainer) async -> [String] {
+  [
+    (try? container.resolve() as Salutation)?.greeting ?? "missing",
+    (try? await container.resolveAsync() as TestSalutation)?.greeting ?? "missing",
+  ]
+}
+
 @Suite("ForgeTesting: ForgeInject registrations inside an isolated test", .timeLimit(.minutes(1)))
 struct IsolatedRegistrationTests {
   @Test("validate() in a test checks the test's registrations too, those it declared and those it made")
@@ -330,18 +339,12 @@ struct IsolatedRegistrationTests {
       container.register(with: .singleton) { _ async in TestSalutation(greeting: "first, async") }
       firstRegistered.raise()
       while !otherResolved.isRaised { await Task.yield() }
-      return [
-        (try? container.resolve() as Salutation)?.greeting ?? "missing",
-        (try? await container.resolveAsync() as TestSalutation)?.greeting ?? "missing",
-      ]
+      return await greetings(in: container)
     }
     async let other: [String] = withIsolatedContainers(container) {
       while !firstRegistered.isRaised { await Task.yield() }
       defer { otherResolved.raise() }
-      return [
-        (try? container.resolve() as Salutation)?.greeting ?? "missing",
-        (try? await container.resolveAsync() as TestSalutation)?.greeting ?? "missing",
-      ]
+      return await greetings(in: container)
     }
     let (firstGreetings, otherGreetings) = await (first, other)
     #expect(firstGreetings == ["first", "first, async"])
@@ -368,18 +371,12 @@ struct IsolatedRegistrationTests {
       while !otherResolved.isRaised { await Task.yield() }
       // Kept at registration, as the container keeps its own.
       let listed = container.resolveAll(conforming: Salutation.self).map(\.greeting)
-      return listed + [
-        (try? container.resolve() as Salutation)?.greeting ?? "missing",
-        (try? await container.resolveAsync() as TestSalutation)?.greeting ?? "missing",
-      ]
+      return await listed + greetings(in: container)
     }
     async let other: [String] = withIsolatedContainers(container) {
       while !firstRegistered.isRaised { await Task.yield() }
       defer { otherResolved.raise() }
-      return [
-        (try? container.resolve() as Salutation)?.greeting ?? "missing",
-        (try? await container.resolveAsync() as TestSalutation)?.greeting ?? "missing",
-      ]
+      return await greetings(in: container)
     }
     let (firstGreetings, otherGreetings) = await (first, other)
     #expect(firstGreetings == ["first", "first", "first, main actor"])

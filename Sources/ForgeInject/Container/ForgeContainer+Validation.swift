@@ -75,9 +75,10 @@ extension ForgeContainer {
   /// for the calling task made, except those of `types`; none outside such
   /// a test.
   private func testRegistrationRoots(besides types: Set<ObjectIdentifier>) -> [TestValidationRoot] {
+    // The test's live overrides of this container: only its own roots match.
     let live = Set(store.isolatedOverridesOfCallingTask().map(ObjectIdentifier.init))
     guard !live.isEmpty else { return [] }
-    return testValidationRoots.withValue { roots in
+    return Self.testValidationRoots.withValue { roots in
       roots.removeAll { $0.override == nil }
       return roots.filter { root in
         guard let override = root.override else { return false }
@@ -86,13 +87,20 @@ extension ForgeContainer {
     }
   }
 
+  /// What ``validate()`` and ``validateAsync()`` resolve for the
+  /// registrations tests make (see `TestOverrides` and
+  /// ``registeredForIsolatedTest(with:builder:)``), by the override that
+  /// registers each, while it lives. Process-wide, so that a container
+  /// costs nothing more to make: an override belongs to one container.
+  static let testValidationRoots = LockedValue<[TestValidationRoot]>([])
+
   /// Notes what validation resolves for `override`, a test's registration
   /// of `T`: `root` for a synchronous one (nil for an async or main-actor
   /// one), `asyncRoot` for every kind.
   func noteTestValidationRoot<T>(
     of override: AnyOverride, for type: T.Type, root: Validation.Root?, asyncRoot: Validation.AsyncRoot
   ) {
-    testValidationRoots.withValue { roots in
+    Self.testValidationRoots.withValue { roots in
       roots.removeAll { $0.override == nil }
       roots.append(
         TestValidationRoot(override: override, type: ObjectIdentifier(T.self), root: root, asyncRoot: asyncRoot))

@@ -17,11 +17,6 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// A resolution per registered type, in registration order, for
   /// ``validate()``.
   let validationRoots = LockedValue<[(type: ObjectIdentifier, root: Validation.Root)]>([])
-  /// What ``validate()`` and ``validateAsync()`` resolve for the
-  /// registrations tests make (see `TestOverrides` and
-  /// ``registeredForIsolatedTest(with:builder:)``), by the override that
-  /// registers each, while it lives.
-  let testValidationRoots = LockedValue<[TestValidationRoot]>([])
   /// How to await each type registered with an `async` builder, in
   /// registration order, for ``validateAsync()``.
   let asyncValidationRoots = LockedValue<[(type: ObjectIdentifier, root: Validation.AsyncRoot)]>([])
