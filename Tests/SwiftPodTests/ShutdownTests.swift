@@ -30,4 +30,27 @@ struct ShutdownTests {
     #expect(report.stopped == ["car", "engine (override)"])
     #expect(log.withLock { $0 } == ["car", "test engine"])
   }
+
+  @Test("shutdown() waits for an override's build in progress on another thread, and stops what it builds")
+  func waitsForOverrideBuild() async {
+    let log = Guarded<[String]>([])
+    let started = Signal()
+    let release = Signal()
+    let engine = Provider("engine") { _ in StoppablePart("engine", log: log) }
+    let pod = SwiftPod()
+    pod.overrideProvider(engine) { _ in
+      started.raise()
+      release.wait()
+      return StoppablePart("slow engine", log: log)
+    }
+    let thread = RealThread { _ = pod.resolve(engine) }
+    #expect(started.wait())
+    let (shutdown, returnedEarly) = await shutdownInBackground(pod)
+    #expect(!returnedEarly, "shutdown() returned while the override's build was in progress")
+    release.raise()
+    let report = await shutdown.value
+    thread.join()
+    #expect(report.stopped == ["engine (override)"])
+    #expect(log.withLock { $0 } == ["slow engine"])
+  }
 }

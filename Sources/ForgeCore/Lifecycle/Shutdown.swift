@@ -97,13 +97,15 @@ extension SlotStore {
     while !Task.isCancelled {
       let (building, buildsOnThreads) = lock.withLock { () -> ([any AsyncKeptInstance], Bool) in
         guard !isShutDown else { return ([], false) }
-        let building = slots.values.compactMap { slot -> (any AsyncKeptInstance)? in
+        // The overrides' own slots too: what they keep is stopped with the rest.
+        let keeping = Array(slots.values) + overrides.values.map(\.keptSlot)
+        let building = keeping.compactMap { slot -> (any AsyncKeptInstance)? in
           guard let handle = slot.storedInstance as? any AsyncKeptInstance, handle.hasBuildInProgress else {
             return nil
           }
           return handle
         }
-        return (building, slots.values.contains { $0.state.building != nil })
+        return (building, keeping.contains { $0.state.building != nil })
       }
       if building.isEmpty, !buildsOnThreads { break }
       for handle in building { await handle.buildInProgressEnded() }
