@@ -12,11 +12,16 @@
   /// The key-path read that found this override's key, while it waits for
   /// a value (see ``ParkedKeyRead``): the override's first hands it one.
   @usableFromInline package let parkedRead: ParkedKeyRead?
+  /// What the dialect that made the override keeps with it, for as long as
+  /// the override lives (ForgeInject: what validation resolves for a
+  /// test's registration).
+  package let attachment: (any Sendable)?
 
-  init(lifetime: Lifetime, keptSlot: AnySlot, parkedRead: ParkedKeyRead?) {
+  init(lifetime: Lifetime, keptSlot: AnySlot, parkedRead: ParkedKeyRead?, attachment: (any Sendable)?) {
     self.lifetime = lifetime
     self.keptSlot = keptSlot
     self.parkedRead = parkedRead
+    self.attachment = attachment
   }
 
   deinit {
@@ -43,11 +48,11 @@
   /// store's lock: the override's slot is resolved by that store.
   init(
     name: SlotName, target: OverrideScope.Target, storeLock: ConditionLock, lifetime: Lifetime,
-    parkedRead: ParkedKeyRead?, make: @escaping @Sendable () throws -> T
+    parkedRead: ParkedKeyRead?, attachment: (any Sendable)?, make: @escaping @Sendable () throws -> T
   ) {
     self.make = make
     let slot = Slot<T>(name: name, target: target, storeLock: storeLock)
     self.slot = slot
-    super.init(lifetime: lifetime, keptSlot: slot, parkedRead: parkedRead)
+    super.init(lifetime: lifetime, keptSlot: slot, parkedRead: parkedRead, attachment: attachment)
   }
 }

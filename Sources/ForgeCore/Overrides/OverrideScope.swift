@@ -84,17 +84,20 @@
   /// Which own factories this scope forbids (ForgeTesting's strict mode).
   private let strict: StrictMode
   /// Isolated stores this scope shut down for itself, each of which keeps
-  /// its override count raised meanwhile; guarded by `lock`.
-  private var shutDownStores: [ObjectIdentifier: WeakOverrideHost] = [:]
+  /// its override count raised meanwhile; guarded by `lock`. Held strongly,
+  /// as `keptIn` holds slots: for no longer than the scope, and without a
+  /// weak reference's side table on a store that lives for the process.
+  private var shutDownStores: [ObjectIdentifier: any AddedOverrideHost] = [:]
   /// Overrides given to this isolating scope while it runs (a
   /// container-wide `override` called inside the test), with the store
-  /// whose override count each raised; guarded by `lock`.
-  private var added: [Target: (override: AnyOverride, host: WeakOverrideHost)] = [:]
+  /// whose override count each raised (held for no longer than the
+  /// scope); guarded by `lock`.
+  private var added: [Target: (override: AnyOverride, host: any AddedOverrideHost)] = [:]
   /// Targets whose overrides this scope was made with were removed while
   /// it ran (`removeOverride` inside the test that declared them), with the
   /// store whose override count each raised; guarded by `lock`, and
   /// counted in ``Gates/addedScopeOverrides`` as added overrides are.
-  private var removedDeclared: [Target: WeakOverrideHost] = [:]
+  private var removedDeclared: [Target: any AddedOverrideHost] = [:]
   /// Added overrides since replaced or removed, kept as long as the scope:
   /// a lookup hands them out unretained, as it does the scope's own.
   private var retiredAdded: [AnyOverride] = []
@@ -149,12 +152,12 @@
   deinit {
     // Before the scope count drops: while an added override raises its
     // store's override count, no read may take the lock-free path for it.
-    for entry in added.values { entry.host.host?.addedOverrideEnded() }
-    for host in removedDeclared.values { host.host?.addedOverrideEnded() }
+    for entry in added.values { entry.host.addedOverrideEnded() }
+    for host in removedDeclared.values { host.addedOverrideEnded() }
     let addedCount = added.count + removedDeclared.count
     if addedCount != 0 { Gates.addedScopeOverrides.add(-addedCount) }
     Gates.activeOverrideScopes.add(-1)
-    for host in shutDownStores.values { host.host?.addedOverrideEnded() }
+    for host in shutDownStores.values { host.addedOverrideEnded() }
     if !shutDownStores.isEmpty { Gates.scopedShutdowns.add(-shutDownStores.count) }
     // No task holds the scope any more: what slots keep for it goes.
     let me = ObjectIdentifier(self)
@@ -249,7 +252,7 @@
   /// so that its reads take the path that asks the scope.
   package func addOverride(_ override: AnyOverride, for target: Target, host: any AddedOverrideHost) {
     let replaced = lock.withLock { () -> AnyOverride? in
-      let replaced = added.updateValue((override, WeakOverrideHost(host: host)), forKey: target)?.override
+      let replaced = added.updateValue((override, host), forKey: target)?.override
       if let replaced { retiredAdded.append(replaced) }
       return replaced
     }
@@ -265,13 +268,13 @@
   /// targets `matches` accepts; false when there was none.
   @discardableResult
   package func removeAddedOverrides(where matches: (Target) -> Bool) -> Bool {
-    let removed = lock.withLock { () -> [(override: AnyOverride, host: WeakOverrideHost)] in
+    let removed = lock.withLock { () -> [(override: AnyOverride, host: any AddedOverrideHost)] in
       let targets = added.keys.filter(matches)
       let removed = targets.compactMap { added.removeValue(forKey: $0) }
       retiredAdded += removed.map(\.override)
       return removed
     }
-    for entry in removed { entry.host.host?.addedOverrideEnded() }
+    for entry in removed { entry.host.addedOverrideEnded() }
     guard !removed.isEmpty else { return false }
     Gates.addedScopeOverrides.add(-removed.count)
     Gates.edgeEpoch.add(1)
@@ -288,7 +291,7 @@
     guard entries[target] != nil else { return false }
     let isNew = lock.withLock {
       guard removedDeclared[target] == nil else { return false }
-      removedDeclared[target] = WeakOverrideHost(host: host)
+      removedDeclared[target] = host
       return true
     }
     guard isNew else { return false }
@@ -307,7 +310,7 @@
   package func noteShutDown(of store: ObjectIdentifier, host: any AddedOverrideHost) -> Bool {
     let isNew = lock.withLock {
       guard shutDownStores[store] == nil else { return false }
-      shutDownStores[store] = WeakOverrideHost(host: host)
+      shutDownStores[store] = host
       return true
     }
     if isNew {
@@ -441,9 +444,4 @@
 package protocol AddedOverrideHost: AnyObject {
   func addedOverrideBegan()
   func addedOverrideEnded()
-}
-
-/// A host, weakly: a scope may outlive the store.
-package struct WeakOverrideHost {
-  weak var host: (any AddedOverrideHost)?
 }

@@ -183,8 +183,11 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
   /// serves.
   private let settled = AtomicCounter()
   /// Stores sending every read to the general path until the read
-  /// finishes (see ``holdGeneralPath(of:)``).
-  private var hosts: [WeakParkedReadHost] = []
+  /// finishes or the override that holds each goes (see
+  /// ``holdGeneralPath(of:for:)``), held strongly for no longer than that:
+  /// a weak reference would leave a side table on a store that lives for
+  /// the process.
+  private var hosts: [(host: any ParkedReadHost, override: ObjectIdentifier)] = []
 
   /// Every read started in the process, by what it reads. Unsafe only
   /// because `AnyHashable` is not `Sendable`: the keys are key paths and
@@ -232,7 +235,7 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
       // Before anyone waiting for the end learns of it (each is an atomic
       // add, no lock).
       _ = settled.add(1)
-      for host in hosts { host.host?.generalPathEnded() }
+      for entry in hosts { entry.host.generalPathEnded() }
       hosts = []
       lock.broadcast()
     }
@@ -245,7 +248,7 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
   func holdGeneralPath(of host: any ParkedReadHost, for override: AnyOverride) {
     lock.withLock {
       guard phase != .finished else { return }
-      hosts.append(WeakParkedReadHost(host: host, override: ObjectIdentifier(override)))
+      hosts.append((host, ObjectIdentifier(override)))
       host.generalPathBegan()
     }
   }
@@ -253,11 +256,11 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
   /// `override`, made while this read was parked, is going: the store it
   /// held on the general path goes back, if the read has not finished.
   func releaseGeneralPath(for override: ObjectIdentifier) {
-    let released = lock.withLock { () -> WeakParkedReadHost? in
+    let released = lock.withLock { () -> (any ParkedReadHost)? in
       guard let index = hosts.firstIndex(where: { $0.override == override }) else { return nil }
-      return hosts.remove(at: index)
+      return hosts.remove(at: index).host
     }
-    released?.host?.generalPathEnded()
+    released?.generalPathEnded()
   }
 
   /// The key the read recorded, once it parked or finished.
@@ -289,11 +292,4 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
 package protocol ParkedReadHost: AnyObject {
   func generalPathBegan()
   func generalPathEnded()
-}
-
-/// A host, weakly (a store may go while the read stays parked), with the
-/// override that holds it on its general path.
-struct WeakParkedReadHost {
-  weak var host: (any ParkedReadHost)?
-  let override: ObjectIdentifier
 }

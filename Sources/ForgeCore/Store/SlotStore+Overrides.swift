@@ -14,17 +14,20 @@ extension SlotStore {
   /// (see ``discoverKey(alias:readAlias:request:location:as:read:)``), gets
   /// the override's first. Until it has one, every read of this store takes
   /// the general path, which hands it over, so that the lock-free fronts
-  /// never need to ask.
+  /// never need to ask. `attachment` stays with the override (see
+  /// ``AnyOverride/attachment``).
   package func makeOverride<T>(
     _ key: Key,
     name: String,
     lifetime: Lifetime = .transient,
     parkedRead: ParkedKeyRead? = nil,
+    attachment: (any Sendable)? = nil,
     make: @escaping @Sendable () throws -> T
   ) -> Override<T> {
     let target = OverrideScope.Target(store: identity, key: key)
     let override = Override(
-      name: .text(name), target: target, storeLock: lock, lifetime: lifetime, parkedRead: parkedRead, make: make)
+      name: .text(name), target: target, storeLock: lock, lifetime: lifetime, parkedRead: parkedRead,
+      attachment: attachment, make: make)
     parkedRead?.holdGeneralPath(of: self, for: override)
     return override
   }

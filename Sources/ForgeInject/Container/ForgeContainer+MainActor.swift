@@ -109,11 +109,10 @@ extension ForgeContainer {
     with policy: ForgeRetainPolicy,
     builder: @escaping @MainActor @Sendable (ForgeContainerProtocol) throws -> T
   ) -> Override<MainActorDependency<T>> {
-    let override = store.makeOverride(
+    store.makeOverride(
       Self.mainActorKey(T.self), name: "\(TypeName.of(T.self)) (test)", lifetime: policy.lifetime.ofAsyncHandle,
+      attachment: TestValidationRoot(awaiting: T.self, in: self),
       make: mainActorHandles(of: builder, lifetime: policy.lifetime))
-    noteTestValidationRoot(of: override, for: T.self, root: nil, asyncRoot: asyncValidationRoot(T.self))
-    return override
   }
 
   /// The handle of `T`'s main-actor builder; nil when `T` has none.

@@ -46,11 +46,10 @@ extension ForgeContainer {
     with policy: ForgeRetainPolicy,
     builder: @escaping @Sendable (ForgeContainerProtocol) async throws -> T
   ) -> Override<AsyncDependency<T>> {
-    let override = store.makeOverride(
+    store.makeOverride(
       Self.asyncKey(T.self), name: "\(TypeName.of(T.self)) (test)", lifetime: policy.lifetime.ofAsyncHandle,
+      attachment: TestValidationRoot(awaiting: T.self, in: self),
       make: asyncHandles(of: builder, lifetime: policy.lifetime))
-    noteTestValidationRoot(of: override, for: T.self, root: nil, asyncRoot: asyncValidationRoot(T.self))
-    return override
   }
 
   /// The registration of `T` for a test's scope (see `TestOverrides`).
@@ -60,11 +59,9 @@ extension ForgeContainer {
     builder: @escaping @Sendable (ForgeContainerProtocol) throws -> T
   ) -> Override<T> {
     // Unowned: the store holding this override belongs to this container.
-    let override = store.makeOverride(
-      ObjectIdentifier(T.self), name: "\(TypeName.of(T.self)) (test)", lifetime: policy.lifetime
+    store.makeOverride(
+      ObjectIdentifier(T.self), name: "\(TypeName.of(T.self)) (test)", lifetime: policy.lifetime,
+      attachment: TestValidationRoot(synchronous: T.self, in: self)
     ) { [unowned self] in try builder(self) }
-    let root = validationRoot(T.self)
-    noteTestValidationRoot(of: override, for: T.self, root: root, asyncRoot: Validation.AsyncRoot(synchronous: root))
-    return override
   }
 }

@@ -75,50 +75,38 @@ extension ForgeContainer {
   /// for the calling task made, except those of `types`; none outside such
   /// a test.
   private func testRegistrationRoots(besides types: Set<ObjectIdentifier>) -> [TestValidationRoot] {
-    // The test's live overrides of this container: only its own roots match.
-    let live = Set(store.isolatedOverridesOfCallingTask().map(ObjectIdentifier.init))
-    guard !live.isEmpty else { return [] }
-    return Self.testValidationRoots.withValue { roots in
-      roots.removeAll { $0.override == nil }
-      return roots.filter { root in
-        guard let override = root.override else { return false }
-        return live.contains(ObjectIdentifier(override)) && !types.contains(root.type)
-      }
-    }
-  }
-
-  /// What ``validate()`` and ``validateAsync()`` resolve for the
-  /// registrations tests make (see `TestOverrides` and
-  /// ``registeredForIsolatedTest(with:builder:)``), by the override that
-  /// registers each, while it lives. Process-wide, so that a container
-  /// costs nothing more to make: an override belongs to one container.
-  static let testValidationRoots = LockedValue<[TestValidationRoot]>([])
-
-  /// Notes what validation resolves for `override`, a test's registration
-  /// of `T`: `root` for a synchronous one (nil for an async or main-actor
-  /// one), `asyncRoot` for every kind.
-  func noteTestValidationRoot<T>(
-    of override: AnyOverride, for type: T.Type, root: Validation.Root?, asyncRoot: Validation.AsyncRoot
-  ) {
-    Self.testValidationRoots.withValue { roots in
-      roots.removeAll { $0.override == nil }
-      roots.append(
-        TestValidationRoot(override: override, type: ObjectIdentifier(T.self), root: root, asyncRoot: asyncRoot))
+    store.isolatedOverridesOfCallingTask().compactMap { override in
+      guard let root = override.attachment as? TestValidationRoot, !types.contains(root.type) else { return nil }
+      return root
     }
   }
 }
 
-/// What validation resolves for a test's registration, while the override
-/// that registers it lives.
-struct TestValidationRoot: @unchecked Sendable {
-  // @unchecked: `override` is a weak reference to a Sendable object; every
-  // other field is Sendable.
-  weak var override: AnyOverride?
+/// What validation resolves for a test's registration: kept with the
+/// override that registers it (``ForgeCore/AnyOverride/attachment``), so
+/// that it lives as long as the test's registration does.
+struct TestValidationRoot: Sendable {
   let type: ObjectIdentifier
   /// Resolves it synchronously; nil for an async or main-actor one.
   let root: Validation.Root?
   /// Awaits it.
   let asyncRoot: Validation.AsyncRoot
+
+  /// The roots of `T`, registered synchronously in `container`.
+  init<T>(synchronous type: T.Type, in container: ForgeContainer) {
+    self.type = ObjectIdentifier(T.self)
+    let root = container.validationRoot(T.self)
+    self.root = root
+    self.asyncRoot = Validation.AsyncRoot(synchronous: root)
+  }
+
+  /// The root of `T`, registered with an `async` or main-actor builder in
+  /// `container`.
+  init<T: Sendable>(awaiting type: T.Type, in container: ForgeContainer) {
+    self.type = ObjectIdentifier(T.self)
+    self.root = nil
+    self.asyncRoot = container.asyncValidationRoot(T.self)
+  }
 }
 
 extension ForgeContainer {
