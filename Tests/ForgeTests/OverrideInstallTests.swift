@@ -8,6 +8,7 @@ final class InstallContainer: Container, @unchecked Sendable {
   var direct: Service { provide(.singleton) { self.record(Service()) } }
   var scoped: Service { provide(.singleton) { self.record(Service()) } }
   var contended: Service { provide(.transient) { self.record(Service()) } }
+  var released: Service { provide(.transient) { self.record(Service()) } }
 
   private func record(_ service: Service) -> Service {
     builds.increment()
@@ -102,4 +103,17 @@ struct OverrideInstallTests {
     #expect(container.builds.count == 0)
   }
 
+  @Test("a container whose override was installed while the read was parked may go with the read's end")
+  func releasedWithTheRead() {
+    let container = InstallContainer()
+    container.override(\.released) { Service("mock") }
+    do {
+      // Installed while the read waits: only the read keeps its store then.
+      let other = InstallContainer()
+      other.override(\.released) { Service("other mock") }
+    }
+    // The first value ends the read, which lets the other container go.
+    #expect(container.released.label == "mock")
+    #expect(container.released.label == "mock")
+  }
 }

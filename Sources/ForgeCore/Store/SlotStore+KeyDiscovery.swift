@@ -229,6 +229,9 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
   /// On the read's thread, once the property returned, with the key it
   /// recorded (nil when it never called `provide` on the store).
   func finish(key: AnyHashable?) {
+    // Released after unlocking: the last reference to a store may go with
+    // it, and its overrides' deinits take this lock.
+    var held: [(host: any ParkedReadHost, override: ObjectIdentifier)] = []
     lock.withLock {
       if self.key == nil { self.key = key }
       phase = .finished
@@ -236,9 +239,10 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
       // add, no lock).
       _ = settled.add(1)
       for entry in hosts { entry.host.generalPathEnded() }
-      hosts = []
+      swap(&held, &hosts)
       lock.broadcast()
     }
+    withExtendedLifetime(held) {}
   }
 
   /// Sends every read of `host` to its general path, which hands an
