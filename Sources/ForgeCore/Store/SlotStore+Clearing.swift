@@ -28,7 +28,7 @@ extension SlotStore {
   package func clearStoredForKeys(where matches: (Key, Lifetime) -> Bool) {
     let isolated = isolatingScopes()
     // Listed before locking the store: a scope takes its own lock.
-    let testOverrides = isolatingScope()?.isolatedOverrides(of: identity) ?? []
+    let testOverrides = isolatedOverridesOfCallingTask()
     var released: [Any] = []
     let boxes: [RetiredBox] = lock.withLock {
       func takeKept(_ slot: AnySlot, _ key: Key) {

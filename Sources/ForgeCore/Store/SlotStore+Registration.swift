@@ -249,7 +249,7 @@ extension SlotStore {
     // The test's registrations of keys the container never registered
     // come after, in the order their instances were kept.
     let registered = Set(keys)
-    let testOnly = (isolatingScope()?.isolatedOverrides(of: identity) ?? []).filter { override in
+    let testOnly = isolatedOverridesOfCallingTask().filter { override in
       (override.keptSlot.target.key.base as? Key).map { !registered.contains($0) } ?? false
     }
     return withExtendedLifetime(scope) {
