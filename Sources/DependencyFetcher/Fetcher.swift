@@ -33,12 +33,25 @@ public final class Fetcher: Sendable {
   @inlinable
   public func fetch<T>(_ service: Service<T>) -> T {
     // Inlinable: the caller's call specialises the engine's common cases
-    // for its `T`.
+    // for its `T`. The hit is read here; everything else is one call with
+    // two arguments, so that the hit needs only a small frame.
+    var known: SlotTableEntry?
+    if let value = store.publishedValue(bits: SlotKeyBits(serial: service.keySerial), as: T.self, known: &known) {
+      return value
+    }
+    return fetchMissed(service, known: known)
+  }
+
+  /// ``fetch(_:)`` past the published read: `known` is the entry the
+  /// fetcher's table holds for `service`, if the read found it.
+  @inlinable @inline(never)
+  func fetchMissed<T>(_ service: Service<T>, known: SlotTableEntry?) -> T {
     do {
       // The service outlives the fetch: once it is gone, the fetcher may
       // drop its slot, which the engine uses unretained.
       defer { withExtendedLifetime(service) {} }
-      return try store.resolveObject(
+      return try store.resolveObjectMissed(
+        known,
         serial: service.keySerial,
         key: IdentityKey(service),
         lifetime: .singleton,

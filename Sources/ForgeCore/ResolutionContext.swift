@@ -96,6 +96,13 @@ import CForgeAtomics
     return makeCurrentFast()
   }
 
+  /// The calling thread's engine state if it has one already: a
+  /// thread-local read, no call.
+  @inlinable @inline(__always)
+  package static var currentFastIfMade: UnsafeMutablePointer<ThreadFastState>? {
+    forge_get_thread_state()?.assumingMemoryBound(to: ThreadFastState.self)
+  }
+
   /// Creates the calling thread's context; the pthread key's destructor
   /// releases it when the thread ends.
   @usableFromInline @inline(never)

@@ -25,12 +25,25 @@ public final class SwiftPod: ProviderResolver {
   @inlinable
   public func resolve<T>(_ provider: Provider<T>) -> T {
     // Inlinable: the caller's call specialises the engine's common cases
-    // for its `T`.
+    // for its `T`. The hit is read here; everything else is one call with
+    // two arguments, so that the hit needs only a small frame.
+    var known: SlotTableEntry?
+    if let value = store.publishedValue(bits: SlotKeyBits(serial: provider.keySerial), as: T.self, known: &known) {
+      return value
+    }
+    return resolveMissed(provider, known: known)
+  }
+
+  /// ``resolve(_:)-(Provider<T>)`` past the published read: `known` is
+  /// the entry the read found, if any.
+  @inlinable @inline(never)
+  func resolveMissed<T>(_ provider: Provider<T>, known: SlotTableEntry?) -> T {
     do {
       // The provider outlives the resolution: once it is gone, the pod may
       // drop its slot, which the engine uses unretained.
       defer { withExtendedLifetime(provider) {} }
-      return try store.resolveObject(
+      return try store.resolveObjectMissed(
+        known,
         serial: provider.keySerial,
         key: IdentityKey(provider),
         lifetime: provider.lifetime,

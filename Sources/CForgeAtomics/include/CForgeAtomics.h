@@ -13,6 +13,12 @@ static inline void *_Nullable forge_load_acquire(void *_Nullable const *_Nonnull
   return __atomic_load_n(cell, __ATOMIC_ACQUIRE);
 }
 
+// A word that is not a pointer (a key word of a slot table's entry), read
+// with acquire: no optional for Swift to unwrap.
+static inline uintptr_t forge_load_acquire_word(const uintptr_t *_Nonnull word) {
+  return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
 static inline void *_Nullable forge_load_seq_cst(void *_Nullable const *_Nonnull cell) {
   return __atomic_load_n(cell, __ATOMIC_SEQ_CST);
 }

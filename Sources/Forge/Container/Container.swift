@@ -92,18 +92,52 @@ open class Container: @unchecked Sendable {
     let key = DeclarationKey(key, file: fileID, line: line)
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`.
-    if scope != .transient, preview == nil || !PreviewMode.mightBeActive,
-      let read = store.beginPublishedRead(bits: key.identityBits, as: T.self)
+    // A transient has nothing to read: straight to its build, with the key
+    // as one value (`scope` is the caller's literal, so only one branch is
+    // compiled into the caller).
+    guard scope != .transient else { return provideResolving(scope, key: key, factory, preview: preview) }
+    var known: SlotTableEntry?  // not passed on: the general path finds the slot itself
+    if preview == nil || !PreviewMode.mightBeActive,
+      let value = store.publishedValue(bits: key.identityBits, as: T.self, known: &known)
     {
-      return read.take(T.self)
+      return value
     }
-    return provideResolving(scope, key: key, factory, preview: preview)
+    return provideMissed(scope, key: key.name, fileID: fileID, line: line, factory, preview: preview)
   }
 
-  /// ``provide(_:key:fileID:line:_:preview:)->T`` past the published read, out of line:
-  /// the hit stays a small function with no frame to set up.
+  /// ``provide(_:key:fileID:line:_:preview:)->T`` past the published read,
+  /// out of line. The key comes in its parts, each passed in registers:
+  /// the key as one value would be passed by address, which costs the hit
+  /// a stack frame and a stack-protector check.
+  @inlinable @inline(never)
+  final func provideMissed<T>(
+    _ scope: Scope,
+    key name: String,
+    fileID: StaticString,
+    line: UInt,
+    _ factory: () -> Any,
+    preview: (() -> Any)?
+  ) -> T {
+    provideBuilding(scope, key: DeclarationKey(name, file: fileID, line: line), factory, preview: preview)
+  }
+
+  /// ``provide(_:key:fileID:line:_:preview:)->T`` for a transient (nothing
+  /// to read), and for the async `provide` past its published read.
   @inlinable @inline(never)
   final func provideResolving<T>(
+    _ scope: Scope,
+    key: DeclarationKey,
+    _ factory: () -> Any,
+    preview: (() -> Any)?
+  ) -> T {
+    provideBuilding(scope, key: key, factory, preview: preview)
+  }
+
+  /// What ``provideMissed(_:key:fileID:line:_:preview:)`` and
+  /// ``provideResolving(_:key:_:preview:)`` share: the preview, else the
+  /// engine's general path.
+  @inlinable @inline(__always)
+  final func provideBuilding<T>(
     _ scope: Scope,
     key: DeclarationKey,
     _ factory: () -> Any,

@@ -111,6 +111,39 @@ extension SlotStore where Key == IdentityKey {
     return try resolveObjectResolving(bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory)
   }
 
+  /// ``resolveObject(serial:key:lifetime:name:factory:)`` after
+  /// ``SlotStore/publishedValue(bits:as:known:)`` missed: with the entry it
+  /// found (a transient's build recording nothing) without a second
+  /// lookup, else the general path.
+  ///
+  /// ```swift
+  /// var known: SlotTableEntry?
+  /// if let value = store.publishedValue(bits: SlotKeyBits(serial: provider.keySerial), as: T.self, known: &known) {
+  ///   return value
+  /// }
+  /// return try store.resolveObjectMissed(
+  ///   known, serial: provider.keySerial, key: IdentityKey(provider), lifetime: provider.lifetime,
+  ///   name: provider.name) { provider.builder(self) }
+  /// ```
+  @inlinable @inline(__always)
+  package func resolveObjectMissed<T>(
+    _ known: SlotTableEntry?,
+    serial: UInt,
+    key: @autoclosure () -> IdentityKey,
+    lifetime: @autoclosure () -> Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T
+  ) throws -> T {
+    let bits = SlotKeyBits(serial: serial)
+    if let known {
+      return try resolveObjectKnownInline(
+        known.slot, bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory,
+        thread: ResolutionContext.currentFast)
+    }
+    // Inlined: the caller is out of line already.
+    return try resolveByBits(bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory)
+  }
+
   /// ``resolveObject(serial:key:lifetime:name:factory:)`` for an object
   /// whose instance is always kept (an async dependency's handle): the
   /// published read, else the general path. Kept out of the transient
@@ -141,6 +174,22 @@ extension SlotStore where Key == IdentityKey {
   /// hit stays small.
   @inlinable @inline(never)
   func resolveObjectKnown<T>(
+    _ known: Unmanaged<AnySlot>,
+    bits: SlotKeyBits,
+    key: @autoclosure () -> IdentityKey,
+    lifetime: Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
+    try resolveObjectKnownInline(
+      known, bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, thread: thread)
+  }
+
+  /// ``resolveObjectKnown(_:bits:key:lifetime:name:factory:thread:)``,
+  /// inlined into a caller that is out of line itself.
+  @inlinable @inline(__always)
+  func resolveObjectKnownInline<T>(
     _ known: Unmanaged<AnySlot>,
     bits: SlotKeyBits,
     key: @autoclosure () -> IdentityKey,

@@ -18,7 +18,19 @@ extension SlotStore {
     as type: T.Type,
     in thread: UnsafeMutablePointer<ThreadFastState>
   ) -> SlotTableEntry? {
-    guard Gates.isClearForThisTask, overrideCount.value == 0,
+    guard Gates.isClearForThisTask else { return nil }
+    return entryPastGates(bits: bits, as: T.self, in: thread)
+  }
+
+  /// ``knownEntry(bits:as:in:)`` once the gates are known to be down for
+  /// this task.
+  @inlinable @inline(__always)
+  func entryPastGates<T>(
+    bits: SlotKeyBits?,
+    as type: T.Type,
+    in thread: UnsafeMutablePointer<ThreadFastState>
+  ) -> SlotTableEntry? {
+    guard overrideCount.value == 0,
       !thread.pointee.isCapturing,
       let bits,
       let entry = SlotTable.entry(
@@ -48,6 +60,38 @@ extension SlotStore {
       let box = thread.pointee.beginRead(entry.cell)
     else { return nil }
     return PublishedRead(box: box, thread: thread)
+  }
+
+  /// The instance published for `bits`, when no override can apply and no
+  /// build in progress records: the lock-free hit, for a dialect's entry
+  /// point to try before anything else. On a miss, `known` is the entry
+  /// the table holds for `bits` (nothing published: a transient, a kept
+  /// instance not built yet, or a build in progress that records), if the
+  /// read found one, so that the miss does not look the key up again.
+  ///
+  /// It starts with the thread's state as the thread-local holds it: a
+  /// thread's first resolution is a miss, and the miss makes the state.
+  /// A dialect calls its miss in a function of its own, out of line and
+  /// with few arguments: the hit then needs only a small frame (the
+  /// general path's arguments and closures are set up there).
+  ///
+  /// ```swift
+  /// var known: SlotTableEntry?
+  /// if let value = store.publishedValue(bits: bits, as: T.self, known: &known) { return value }
+  /// return resolveMissed(provider, known: known)
+  /// ```
+  @inlinable @inline(__always)
+  package func publishedValue<T>(bits: SlotKeyBits?, as type: T.Type, known: inout SlotTableEntry?) -> T? {
+    // The gates first: a raised gate asks the task, out of line, and
+    // nothing the read loads is held across that call.
+    guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade,
+      let entry = entryPastGates(bits: bits, as: T.self, in: thread)
+    else { return nil }
+    if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(entry.cell) {
+      return PublishedRead(box: box, thread: thread).take(T.self)
+    }
+    known = entry
+    return nil
   }
 
   /// What the lock-free path would serve for `bits` on this thread, or nil

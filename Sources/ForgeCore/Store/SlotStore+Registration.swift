@@ -95,12 +95,45 @@ extension SlotStore {
     return try resolveRegisteredBuilding(key, as: T.self, bind: bind, entry: entry, thread: thread)
   }
 
+  /// ``resolveRegistered(_:as:bind:)`` after
+  /// ``publishedValue(bits:as:known:)`` missed: the rest of it, with the
+  /// entry the read found (no second lookup).
+  ///
+  /// ```swift
+  /// var known: SlotTableEntry?
+  /// if let value = store.publishedValue(bits: key.identityBits, as: T.self, known: &known) { return value }
+  /// return try store.resolveRegisteredMissed(key, as: T.self, known: known) { bind($0, as: T.self) }
+  /// ```
+  @inlinable @inline(__always)
+  package func resolveRegisteredMissed<T>(
+    _ key: Key,
+    as type: T.Type,
+    known: SlotTableEntry?,
+    bind: (Any) -> (@Sendable () throws -> T)?
+  ) throws -> T {
+    try resolveRegisteredBuildingInline(
+      key, as: T.self, bind: bind, entry: known, thread: ResolutionContext.currentFast)
+  }
+
   /// ``resolveRegistered(_:as:bind:)`` past the published read, out of
   /// line: the hit stays a small function. `entry` is what the read found
   /// in the table (nil: the key is not there, or an override may apply),
   /// so that a transient's build does not look it up again.
   @inlinable @inline(never)
   func resolveRegisteredBuilding<T>(
+    _ key: Key,
+    as type: T.Type,
+    bind: (Any) -> (@Sendable () throws -> T)?,
+    entry: SlotTableEntry?,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T {
+    try resolveRegisteredBuildingInline(key, as: T.self, bind: bind, entry: entry, thread: thread)
+  }
+
+  /// ``resolveRegisteredBuilding(_:as:bind:entry:thread:)``, inlined into
+  /// a caller that is out of line itself.
+  @inlinable @inline(__always)
+  func resolveRegisteredBuildingInline<T>(
     _ key: Key,
     as type: T.Type,
     bind: (Any) -> (@Sendable () throws -> T)?,

@@ -87,7 +87,6 @@ import CForgeAtomics
   ) -> SlotTableEntry? {
     guard let table = forge_load_acquire(cell) else { return nil }
     let words = table.assumingMemoryBound(to: UInt.self)
-    let mask = words[1]
     var index = Self.hash(bits) &>> words[0]
     while true {
       let entry = words + Self.headerWords + Int(bitPattern: index) &* Self.entryWords(withThirdWord: comparingThird)
@@ -95,11 +94,11 @@ import CForgeAtomics
       // In a table whose entries are emptied and written again, the first
       // key word is written last (see write(slot:bits:valueType:cell:at:)):
       // read with acquire, so that a match sees the rest of the entry.
-      let first = emptiesEntries ? UInt(bitPattern: forge_load_acquire(Self.word(entry + 1))) : entry[1]
+      let first = emptiesEntries ? forge_load_acquire_word(entry + 1) : entry[1]
       if first == bits.first, entry[2] == bits.second, !comparingThird || entry[5] == bits.third {
         return SlotTableEntry(words: entry)
       }
-      index = (index &+ 1) & mask
+      index = (index &+ 1) & words[1]  // the mask, read only on a collision
     }
   }
 

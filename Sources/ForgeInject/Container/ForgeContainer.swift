@@ -53,8 +53,23 @@ public final class ForgeContainer: ForgeContainerProtocol {
   public func resolve<T>() throws -> T {
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`.
+    // The hit is read here; everything else is one call, so that the hit
+    // needs only a small frame.
+    var known: SlotTableEntry?
+    if let value = store.publishedValue(bits: ObjectIdentifier(T.self).identityBits, as: T.self, known: &known) {
+      return value
+    }
+    return try resolveMissed(T.self, known: known)
+  }
+
+  /// ``resolve()`` past the published read: `known` is the entry the read
+  /// found, if any.
+  @inlinable @inline(never)
+  func resolveMissed<T>(_ type: T.Type, known: SlotTableEntry?) throws -> T {
     do {
-      return try store.resolveRegistered(ObjectIdentifier(T.self), as: T.self) { bind($0, as: T.self) }
+      return try store.resolveRegisteredMissed(ObjectIdentifier(T.self), as: T.self, known: known) {
+        bind($0, as: T.self)
+      }
     } catch {
       return try resolveWithoutBuilder(T.self, after: error)
     }
