@@ -207,7 +207,7 @@ extension SlotStore {
   /// dependencies are recorded already, no build in progress records, and
   /// building it closes no cycle. No override may apply; the caller checks
   /// that.
-  @inlinable
+  @inlinable @inline(__always)
   func canBuildRecordingNothing(_ slot: Unmanaged<AnySlot>, thread: UnsafeMutablePointer<ThreadFastState>) -> Bool {
     thread.pointee.recordsNothing
       && slot._withUnsafeGuaranteedRef { $0.dependenciesRecorded.value != 0 }
