@@ -328,6 +328,26 @@ struct IsolatedRegistrationTests {
     #expect(await container.validateAsync().isValid)
   }
 
+  @Test("registeredTypeNames in a test lists the test's registrations of new types after the container's")
+  func registeredTypeNamesListsTestRegistrations() async {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in RealSalutation() as Salutation }
+    await withIsolatedContainers(container) {
+      $0.register(in: container, with: .singleton) { _ in Introduction(salutation: RealSalutation(), name: "Ada") }
+    } operation: {
+      container.register { _ in "Ada" }
+      container.register(with: .singleton) { _ in TestSalutation(greeting: "test") as Salutation }
+      container.register(with: .singleton) { _ async in AsyncIntroduction(name: "Ada") }
+      #expect(
+        container.registeredTypeNames == [
+          "ForgeTestingTests.Salutation", "ForgeTestingTests.Introduction", "Swift.String",
+          "ForgeTestingTests.AsyncIntroduction",
+        ])
+    }
+    // The container itself never had them.
+    #expect(container.registeredTypeNames == ["ForgeTestingTests.Salutation"])
+  }
+
   @Test("register(with:builder:) in a test registers for that test only; the container keeps its own")
   func registrationStaysInTheTest() async throws {
     let container = ForgeContainer()

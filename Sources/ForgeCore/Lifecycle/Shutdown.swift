@@ -74,9 +74,10 @@ package struct ContainerShutDown: Error, CustomStringConvertible {
   package var description: String { diagnostic.description }
 }
 
-/// The process-wide order of kept instances.
-enum StoredSequence {
-  static let next = AtomicCounter()
+/// The process-wide order of kept instances (and of a test's
+/// registrations, which ForgeInject lists in the order they were made).
+package enum StoredSequence {
+  package static let next = AtomicCounter()
 }
 
 extension SlotStore {

@@ -71,14 +71,19 @@ extension ForgeContainer {
     }
   }
 
+  /// The registrations that the test isolating this container for the
+  /// calling task made (declared in its trait or made in its body), in the
+  /// order it made them; none outside such a test.
+  func testRegistrations() -> [TestValidationRoot] {
+    store.isolatedOverridesOfCallingTask().compactMap { $0.attachment as? TestValidationRoot }
+      .sorted { $0.sequence < $1.sequence }
+  }
+
   /// The roots of the registrations that the test isolating this container
   /// for the calling task made, except those of `types`; none outside such
   /// a test.
   private func testRegistrationRoots(besides types: Set<ObjectIdentifier>) -> [TestValidationRoot] {
-    store.isolatedOverridesOfCallingTask().compactMap { override in
-      guard let root = override.attachment as? TestValidationRoot, !types.contains(root.type) else { return nil }
-      return root
-    }
+    testRegistrations().filter { !types.contains($0.type) }
   }
 }
 
@@ -87,6 +92,11 @@ extension ForgeContainer {
 /// that it lives as long as the test's registration does.
 struct TestValidationRoot: Sendable {
   let type: ObjectIdentifier
+  /// The type's name, for ``ForgeContainer/registeredTypeNames``.
+  let name: String
+  /// When the test registered it, in the process's order of registrations
+  /// and kept instances.
+  let sequence = StoredSequence.next.add(1)
   /// Resolves it synchronously; nil for an async or main-actor one.
   let root: Validation.Root?
   /// Awaits it.
@@ -95,6 +105,7 @@ struct TestValidationRoot: Sendable {
   /// The roots of `T`, registered synchronously in `container`.
   init<T>(synchronous type: T.Type, in container: ForgeContainer) {
     self.type = ObjectIdentifier(T.self)
+    self.name = TypeName.of(T.self)
     let root = container.validationRoot(T.self)
     self.root = root
     self.asyncRoot = Validation.AsyncRoot(synchronous: root)
@@ -104,6 +115,7 @@ struct TestValidationRoot: Sendable {
   /// `container`.
   init<T: Sendable>(awaiting type: T.Type, in container: ForgeContainer) {
     self.type = ObjectIdentifier(T.self)
+    self.name = TypeName.of(T.self)
     self.root = nil
     self.asyncRoot = container.asyncValidationRoot(T.self)
   }

@@ -236,10 +236,20 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// The types registered in this container, named in full, in the order
   /// they were first registered.
   ///
+  /// Inside a test that isolates the container (ForgeTesting), the types
+  /// the test registered and the container did not follow, in the order
+  /// the test registered them.
+  ///
   /// ```swift
   /// print(container.registeredTypeNames)  // ["App.NetworkServiceProtocol", …]
   /// ```
-  public var registeredTypeNames: [String] { store.registeredNames() }
+  public var registeredTypeNames: [String] {
+    let names = store.registeredNames()
+    let tests = testRegistrations()
+    guard !tests.isEmpty else { return names }
+    var listed = Set(names)
+    return names + tests.compactMap { listed.insert($0.name).inserted ? $0.name : nil }
+  }
 }
 
 extension ForgeContainer {
