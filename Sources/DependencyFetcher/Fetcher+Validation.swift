@@ -42,10 +42,12 @@ extension Fetcher {
   ///
   /// While it runs, every fetch in the process takes the locked path. A
   /// synchronous failure inside an async closure (a cycle among the
-  /// services it fetches) stops the program as it would at run time: the
-  /// closure runs on the cooperative pool, whose threads cannot be parked.
-  /// Validate those services with ``validate(_:)`` to have it reported
-  /// instead.
+  /// services it fetches) is reported with its chain: each service's check
+  /// runs on a thread of its own, which the failure parks, since the
+  /// half-made services cannot be unwound through closures that cannot
+  /// throw (as ``validate(_:)`` does). Before macOS 15 and iOS 18, which
+  /// lack task executors, it stops the program as it would at run time;
+  /// validate those services with ``validate(_:)`` there.
   public func validateAsync<each T>(_ services: repeat AsyncService<each T>) async -> ValidationReport {
     var roots: [Validation.AsyncRoot] = []
     for service in repeat each services {

@@ -76,6 +76,11 @@ import CForgeAtomics
     didSet { fast.pointee.isCapturing = keyCapture != nil || threadValidation != nil }
   }
 
+  /// Set on the thread of a ``ValidationExecutor``: a synchronous failure
+  /// of a validation's task there parks the thread, as on a thread that
+  /// validates (``threadValidation``).
+  @exclusivity(unchecked) package var parksForTaskValidation = false
+
   /// The validation the resolutions of this thread belong to now: the
   /// thread's own (``threadValidation``), or, while an asynchronous
   /// validation runs anywhere, the one of the current task while it lasts

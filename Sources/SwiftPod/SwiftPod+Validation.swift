@@ -44,10 +44,12 @@ extension SwiftPod {
   ///
   /// While it runs, every resolution in the process takes the locked path.
   /// A synchronous failure inside an async builder (a cycle among the
-  /// providers it resolves) stops the program as it would at run time: the
-  /// builder runs on the cooperative pool, whose threads cannot be parked.
-  /// Validate those providers with ``validate(_:)`` to have it reported
-  /// instead.
+  /// providers it resolves) is reported with its chain: each provider's
+  /// check runs on a thread of its own, which the failure parks, since the
+  /// half-built providers cannot be unwound through builders that cannot
+  /// throw (as ``validate(_:)`` does). Before macOS 15 and iOS 18, which
+  /// lack task executors, it stops the program as it would at run time;
+  /// validate those providers with ``validate(_:)`` there.
   public func validateAsync<each T>(_ providers: repeat AsyncProvider<each T>) async -> ValidationReport {
     var roots: [Validation.AsyncRoot] = []
     for provider in repeat each providers {

@@ -31,6 +31,26 @@ struct AsyncValidationTests {
     #expect(report.graph.dependencies(of: "asyncSound").map(\.name) == [AsyncValidatedServices.part.name])
   }
 
+  @Test("a synchronous failure inside an async service is reported with its path, and the run goes on")
+  func synchronousFailureReported() async {
+    // In a process of its own: the failed run's thread stays parked (see
+    // endTestProcess).
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      let looping = AsyncService("asyncLooping") { fetcher in
+        await Task.yield()
+        return fetcher.fetch(Service.loopA)
+      }
+      let report = await Fetcher.createDefault().validateAsync(looping, AsyncValidatedServices.failing)
+      print(report)
+      endTestProcess(
+        passed: report.problems.map(\.id) == [.cycle, .builderFailed]
+          && report.problems(.cycle).first?.chain == ["asyncLooping", "loopA", "loopB"]
+          && report.problems(.builderFailed).first?.dependency == "asyncFailing")
+    }
+    let printed = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+    #expect(printed.contains("loopA → loopB → loopA"), "\(printed)")
+  }
+
   @Test("a main-actor service is made on the main actor and checked, in isolation")
   func mainActor() async {
     let builds = Counter()

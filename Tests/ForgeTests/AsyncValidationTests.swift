@@ -94,14 +94,25 @@ struct AsyncValidationTests {
     #expect(container.builds.count == 2)
   }
 
-  @Test("a synchronous failure inside an async factory stops the program, as at run time")
-  func synchronousFailureStops() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      _ = await AsyncBrokenContainer().validateAsync(\.looping)
+  @Test("a synchronous failure inside an async factory is reported with its path, and the run goes on")
+  func synchronousFailureReported() async {
+    // In a process of its own: the failed run's thread stays parked (see
+    // endTestProcess).
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      let report = await AsyncBrokenContainer().validateAsync(\.looping, \.library)
+      print(report)
+      let cycle = report.problems(.cycle).first
+      endTestProcess(
+        passed: report.problems.map(\.id) == [.cycle, .builderFailed]
+          && cycle?.chain
+            == ["AsyncBrokenContainer.looping", "AsyncBrokenContainer.first", "AsyncBrokenContainer.second"]
+          // The root after it was checked too.
+          && report.problems(.builderFailed).first?.dependency == "AsyncBrokenContainer.archive")
     }
-    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    let printed = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
     #expect(
-      stderr.contains("AsyncBrokenContainer.first → AsyncBrokenContainer.second → AsyncBrokenContainer.first"),
-      "\(stderr)")
+      printed.contains("AsyncBrokenContainer.first → AsyncBrokenContainer.second → AsyncBrokenContainer.first"),
+      "\(printed)")
   }
+
 }

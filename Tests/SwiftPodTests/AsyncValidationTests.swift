@@ -29,6 +29,30 @@ struct AsyncValidationTests {
     #expect(report.problems(.builderFailed).first?.description.contains("Building asyncFailing threw") == true)
   }
 
+  @Test("a synchronous failure inside an async builder is reported with its path, and the run goes on")
+  func synchronousFailureReported() async {
+    // In a process of its own: the failed run's thread stays parked (see
+    // endTestProcess).
+    let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+      final class Loop: @unchecked Sendable { var back: Provider<AsyncValidatedProviders.Part>? }
+      let loop = Loop()
+      let loopA = Provider("asyncLoopA") { pod in AsyncValidatedProviders.Part([pod.resolve(loop.back!)]) }
+      loop.back = Provider("asyncLoopB") { pod in AsyncValidatedProviders.Part([pod.resolve(loopA)]) }
+      let looping = AsyncProvider("asyncLooping") { pod in
+        await Task.yield()
+        return pod.resolve(loopA)
+      }
+      let report = await SwiftPod().validateAsync(looping, AsyncValidatedProviders.failing)
+      print(report)
+      endTestProcess(
+        passed: report.problems.map(\.id) == [.cycle, .builderFailed]
+          && report.problems(.cycle).first?.chain == ["asyncLooping", "asyncLoopA", "asyncLoopB"]
+          && report.problems(.builderFailed).first?.dependency == "asyncFailing")
+    }
+    let printed = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+    #expect(printed.contains("asyncLoopA → asyncLoopB → asyncLoopA"), "\(printed)")
+  }
+
   @Test("a main-actor provider is built on the main actor and checked, in isolation")
   func mainActor() async {
     let builds = Counter()

@@ -47,10 +47,12 @@ extension OverridableContainer {
   /// While an async dependency is checked, every resolution in the process
   /// takes the locked path. A synchronous failure inside an async factory
   /// (a cycle among the dependencies it resolves, an `unimplemented` one)
-  /// stops the program as it would at run time: the factory runs on the
-  /// cooperative pool, whose threads cannot be parked. Validate those
-  /// dependencies' key paths too, with ``validate(_:)``, to have them
-  /// reported instead.
+  /// is reported with its chain: each key path's check runs on a thread of
+  /// its own, which the failure parks, since the half-built dependencies
+  /// cannot be unwound through factories that cannot throw (as
+  /// ``validate(_:)`` does). Before macOS 15 and iOS 18, which lack task
+  /// executors, it stops the program as it would at run time; validate
+  /// those dependencies' key paths with ``validate(_:)`` there.
   public func validateAsync<each Value>(_ keyPaths: repeat KeyPath<Self, each Value>) async -> ValidationReport {
     var roots: [Validation.AsyncRoot] = []
     for keyPath in repeat each keyPaths {

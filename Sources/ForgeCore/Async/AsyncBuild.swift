@@ -31,6 +31,8 @@ import CForgeAtomics
   private let holdsWeakly: Bool
   /// Where the build reports what it resolved and how it went.
   private let reporting: AsyncBuildReporting
+
+  override var reportedSlot: AnySlot? { reporting.slot }
   private let lock = ConditionLock()
   private var state = State.idle
   /// The kept instance, boxed, once a build keeps one for good (not a weak
@@ -257,6 +259,21 @@ import CForgeAtomics
     return nil
   }
 
+  /// A task running `operation`, preferring `executor` (a
+  /// ``ValidationExecutor``: a validation's build runs where a synchronous
+  /// failure can be parked) when there is one.
+  private static func task(
+    preferring executor: AnyObject?,
+    _ operation: @escaping @Sendable () async -> Void
+  ) -> Task<Void, Never> {
+    if let executor, #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *),
+      let executor = executor as? ValidationExecutor
+    {
+      return Task(executorPreference: executor) { await operation() }
+    }
+    return Task(operation: operation)
+  }
+
   /// Starts a build in a task of its own. Call with the lock held.
   private func startBuild(
     chain: AsyncBuildFrame?,
@@ -265,7 +282,7 @@ import CForgeAtomics
     let recorder = reporting.records && reporting.slot != nil ? AsyncDependencyRecorder() : nil
     let frame = AsyncBuildFrame(build: self, parent: chain, recorder: recorder)
     let reporting = reporting
-    return Task {
+    return Self.task(preferring: ValidationSession.activeTaskSession?.executor) { [self] in
       let tell = reporting.teller(for: name, chain: chain?.names ?? [])
       tell(.requested)
       let start = ContinuousClock.now
@@ -496,6 +513,21 @@ private final class EndOrCancellation: Sendable {
 
   /// The async builds the current task runs within, outermost first.
   package static var chain: [String] { currentFrame?.names ?? [] }
+
+  /// The slots of the async builds the current task runs within that
+  /// belong to one, outermost first.
+  package static var chainSlots: [AnySlot] {
+    var slots: [AnySlot] = []
+    var frame = currentFrame
+    while let current = frame {
+      if let slot = current.build.reportedSlot { slots.append(slot) }
+      frame = current.parent
+    }
+    return slots.reversed()
+  }
+
+  /// The slot whose handle the build belongs to, if any.
+  var reportedSlot: AnySlot? { nil }
 }
 
 /// Where an async build reports: the slot whose handle it belongs to, whose

@@ -97,9 +97,13 @@ package enum Validation {
   /// (an async factory's, a cycle across awaits, any failure of a dialect
   /// whose resolutions throw, with `throwing`) ends its run. A dialect
   /// whose resolutions cannot throw runs a root that awaits nothing as
-  /// ``run(_:throwing:diagnose:)`` does, and stops the program on a
-  /// synchronous failure inside an async factory, as it would outside a
-  /// validation, since a thread of the cooperative pool cannot be parked.
+  /// ``run(_:throwing:diagnose:)`` does, and the others on a thread of
+  /// their own (``ValidationExecutor``), so that a synchronous failure
+  /// inside an async factory parks that thread and ends the run, as on the
+  /// thread of a synchronous root. (Where task executors are not available,
+  /// before macOS 15 and iOS 18, and for a factory isolated to the main
+  /// actor, which runs on the main thread, such a failure stops the
+  /// program, as it would outside a validation.)
   package static func runAsync(
     _ roots: [AsyncRoot],
     throwing: Bool,
@@ -117,17 +121,32 @@ package enum Validation {
       }
       Gates.activeOverrideScopes.add(Gates.taskBoundWeight)
       Gates.asyncValidations.add(1)
-      do {
-        try await ValidationSession.$taskSession.withValue(session) { try await root.resolve() }
-        session.finish()
-      } catch {
-        session.fail(error, chain: [])
+      if !throwing, #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
+        // On a thread of its own, which a synchronous failure may park;
+        // the run ends then, and its task stays suspended for good.
+        let executor = ValidationExecutor()
+        session.executor = executor
+        Task(executorPreference: executor) { await run(root, in: session) }
+        await session.ended()
+        executor.close()
+      } else {
+        await run(root, in: session)
       }
       Gates.asyncValidations.add(-1)
       Gates.activeOverrideScopes.add(-Gates.taskBoundWeight)
       findings.add(session, rootName: root.name, end: session.waitForEnd(), diagnose: diagnose)
     }
     return findings.report()
+  }
+
+  /// Awaits `root` with `session` as the task's, then ends the run.
+  private static func run(_ root: AsyncRoot, in session: ValidationSession) async {
+    do {
+      try await ValidationSession.$taskSession.withValue(session) { try await root.resolve() }
+      session.finish()
+    } catch {
+      session.fail(error, chain: [])
+    }
   }
 
   /// A factory's own error, thrown while `dependency` was being built: a

@@ -90,6 +90,13 @@ package final class ValidationSession: @unchecked Sendable {
 
   private let lock = ConditionLock()
   private var end: End?
+  /// Tasks awaiting the end (``ended()``).
+  private var endWaiters: [CheckedContinuation<Void, Never>] = []
+
+  /// The executor the run's tasks prefer, a ``ValidationExecutor``, when
+  /// the run has one: the builds it starts prefer it too. Set before the
+  /// run starts.
+  package var executor: AnyObject?
   /// Raised (once, with `lock` held) as the run starts to end, before what
   /// it kept is dropped.
   private let endedFlag = AtomicCounter()
@@ -169,13 +176,28 @@ package final class ValidationSession: @unchecked Sendable {
       return kept
     }
     withExtendedLifetime(dropped) {}  // released here, outside the lock: a deinit may resolve
-    lock.withLock {
+    let waiters: [CheckedContinuation<Void, Never>] = lock.withLock {
       self.end = end
       lock.broadcast()
+      defer { endWaiters = [] }
+      return endWaiters
     }
+    for waiter in waiters { waiter.resume() }
   }
 
   // MARK: For the driver
+
+  /// Suspends until the run has ended, without holding a thread.
+  package func ended() async {
+    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+      let hasEnded: Bool = lock.withLock {
+        guard end == nil else { return true }
+        endWaiters.append(waiter)
+        return false
+      }
+      if hasEnded { waiter.resume() }
+    }
+  }
 
   /// Waits until the run has ended and says how.
   package func waitForEnd() -> End {
@@ -204,11 +226,16 @@ extension ValidationSession {
   /// }
   /// ```
   package static func failIfValidating(_ error: any Error) {
-    // An asynchronous validation's task may run on any thread, the
-    // cooperative pool's included, which must never be parked: the dialect
-    // stops the program there, as it would outside a validation.
-    guard let context = ResolutionContext.currentIfPresent, let session = context.threadValidation else { return }
-    session.fail(error, chain: context.buildingSlots)
+    // An asynchronous validation's task may run on another thread, the
+    // cooperative pool's or the main one, which must never be parked: the
+    // dialect stops the program there, as it would outside a validation.
+    // Its own thread (ValidationExecutor) may be parked.
+    guard let context = ResolutionContext.currentIfPresent,
+      let session = context.threadValidation
+        ?? (context.parksForTaskValidation ? ValidationSession.activeTaskSession : nil)
+    else { return }
+    // In a task, the async builds it runs within come first.
+    session.fail(error, chain: AsyncBuildNode.chainSlots + context.buildingSlots)
     parkForever()
   }
 
