@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Validation: resolves each root in isolation and collects every problem.
 ///
 /// **Isolation.** Each root runs with a ``ValidationSession`` on its thread.
