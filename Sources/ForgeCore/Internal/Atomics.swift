@@ -64,11 +64,6 @@ import CForgeAtomics
   /// container): while it is 0, a scope's lookup reads only what it was
   /// made with, without its lock.
   package static var addedScopeOverrides: AtomicCounter { AtomicCounter(word: forge_gate_word(5)) }
-  /// How many key-path reads are parked waiting for their override's first
-  /// value (see ``ParkedKeyRead``): while it is 0, an override built from
-  /// one hands nothing over.
-  @inlinable
-  package static var parkedKeyReads: AtomicCounter { AtomicCounter(word: forge_gate_word(6)) }
   /// What a recording async build or an asynchronous validation adds to
   /// ``activeOverrideScopes`` while it runs, where a scope adds 1: the low
   /// half of the word counts the scopes, which any task may hold (an

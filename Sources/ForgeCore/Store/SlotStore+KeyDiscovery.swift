@@ -207,22 +207,15 @@ package struct MisdirectedOverride: Error, CustomStringConvertible {
   /// Whether the read still waits for a value.
   package var isWaiting: Bool { settled.value == 0 }
 
-  /// Whether any read in the process is parked, waiting for a value: one
-  /// load, for the factories of overrides installed while one was.
-  @inlinable
-  package static var anyParked: Bool { Gates.parkedKeyReads.value != 0 }
-
   /// On the read's thread, at the `provide` that recorded `key`: parks
   /// until a value is handed over, and returns it.
   func park(key: AnyHashable) -> Any {
-    _ = Gates.parkedKeyReads.add(1)
     lock.lock()
     defer { lock.unlock() }
     self.key = key
     phase = .parked
     lock.broadcast()
     while handed == nil { lock.wait() }
-    _ = Gates.parkedKeyReads.add(-1)
     return handed!
   }
 

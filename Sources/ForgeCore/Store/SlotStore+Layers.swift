@@ -161,7 +161,10 @@ extension SlotStore {
     }
     var scopeDepth = 0
     let make = unsafeDowncast(override, to: Override<T>.self).make
-    if _slowPath(ParkedKeyRead.anyParked) {
+    // The override's first value may finish the read that learned its key
+    // (see ParkedKeyRead): only an override made while that read waited
+    // has one, and only until the read is settled.
+    if _slowPath(override.parkedRead?.isWaiting == true) {
       let value = try runFactory(slot, factory: make, thread: thread, records: nil, scopeDepth: &scopeDepth)
       override.handOver(value)
       return value
