@@ -86,9 +86,10 @@ extension SlotStore where Key == IdentityKey {
   /// changes, and only a kept instance is ever published, so a hit needs
   /// neither the lifetime nor anything of the object but its serial.
   ///
-  /// Always inlined: it is on the edge of what the optimiser inlines into
-  /// a dialect's `resolve` on its own, and called, it costs a hit about 40
-  /// instructions (the closures it takes, set up for the call).
+  /// Everything inlined, for a caller that is out of line itself (a
+  /// main-actor dependency's handle). A dialect's entry point reads with
+  /// ``SlotStore/publishedValue(bits:as:known:)`` and calls a miss of its
+  /// own, so that the hit keeps a small frame.
   @inlinable @inline(__always)
   package func resolveObject<T>(
     serial: UInt,
@@ -97,18 +98,10 @@ extension SlotStore where Key == IdentityKey {
     name: @autoclosure () -> String,
     factory: () throws -> T
   ) throws -> T {
-    let bits = SlotKeyBits(serial: serial)
-    let thread = ResolutionContext.currentFast
-    if let entry = knownEntry(bits: bits, as: T.self, in: thread) {
-      if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(entry.cell) {
-        return PublishedRead(box: box, thread: thread).take(T.self)
-      }
-      // Known, with nothing published: a transient, or a kept one not built
-      // yet. The entry found here spares the general path a second lookup.
-      return try resolveObjectKnown(
-        entry.slot, bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory, thread: thread)
-    }
-    return try resolveObjectResolving(bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory)
+    var known: SlotTableEntry?
+    if let value = publishedValue(bits: SlotKeyBits(serial: serial), as: T.self, known: &known) { return value }
+    return try resolveObjectMissed(
+      known, serial: serial, key: key(), lifetime: lifetime(), name: name(), factory: factory)
   }
 
   /// ``resolveObject(serial:key:lifetime:name:factory:)`` after
@@ -136,7 +129,7 @@ extension SlotStore where Key == IdentityKey {
   ) throws -> T {
     let bits = SlotKeyBits(serial: serial)
     if let known {
-      return try resolveObjectKnownInline(
+      return try resolveObjectKnown(
         known.slot, bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory,
         thread: ResolutionContext.currentFast)
     }
@@ -170,26 +163,10 @@ extension SlotStore where Key == IdentityKey {
   /// ``resolveObject(serial:key:lifetime:name:factory:)`` for a slot the
   /// table holds with no override in force and nothing published: a
   /// transient's build recording nothing, without looking the slot up
-  /// again; anything else takes the general path. Out of line, so that the
-  /// hit stays small.
-  @inlinable @inline(never)
-  func resolveObjectKnown<T>(
-    _ known: Unmanaged<AnySlot>,
-    bits: SlotKeyBits,
-    key: @autoclosure () -> IdentityKey,
-    lifetime: Lifetime,
-    name: @autoclosure () -> String,
-    factory: () throws -> T,
-    thread: UnsafeMutablePointer<ThreadFastState>
-  ) throws -> T {
-    try resolveObjectKnownInline(
-      known, bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, thread: thread)
-  }
-
-  /// ``resolveObjectKnown(_:bits:key:lifetime:name:factory:thread:)``,
-  /// inlined into a caller that is out of line itself.
+  /// again; anything else takes the general path. Inlined into the
+  /// dialect's miss, which is out of line itself.
   @inlinable @inline(__always)
-  func resolveObjectKnownInline<T>(
+  func resolveObjectKnown<T>(
     _ known: Unmanaged<AnySlot>,
     bits: SlotKeyBits,
     key: @autoclosure () -> IdentityKey,
