@@ -34,7 +34,10 @@ public final class Fetcher: Sendable {
   public func fetch<T>(_ service: Service<T>) -> T {
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`. The hit is read here; everything else is one call with
-    // two arguments, so that the hit needs only a small frame.
+    // two arguments, so that the hit needs only a small frame. The service
+    // outlives the read: once it is gone, the fetcher may drop its slot,
+    // which the engine reads unretained.
+    defer { withExtendedLifetime(service) {} }
     var known: SlotTableEntry?
     if let value = store.publishedValue(bits: SlotKeyBits(serial: service.keySerial), as: T.self, known: &known) {
       return value

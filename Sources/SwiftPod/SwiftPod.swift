@@ -26,7 +26,10 @@ public final class SwiftPod: ProviderResolver {
   public func resolve<T>(_ provider: Provider<T>) -> T {
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`. The hit is read here; everything else is one call with
-    // two arguments, so that the hit needs only a small frame.
+    // two arguments, so that the hit needs only a small frame. The provider
+    // outlives the read: once it is gone, the pod may drop its slot, which
+    // the engine reads unretained.
+    defer { withExtendedLifetime(provider) {} }
     var known: SlotTableEntry?
     if let value = store.publishedValue(bits: SlotKeyBits(serial: provider.keySerial), as: T.self, known: &known) {
       return value
