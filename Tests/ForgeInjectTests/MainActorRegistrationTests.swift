@@ -52,6 +52,18 @@ struct MainActorRegistrationTests {
     #expect(builds.count == 1)
   }
 
+  @Test("a type with a synchronous registration beside its main-actor one resolves the synchronous one")
+  @MainActor func synchronousRegistrationWins() async throws {
+    let container = container(Counter())
+    let kept: MainScreen = try await container.resolveAsync()
+    // Published for the main actor now; the synchronous registration,
+    // made after, is still the one a synchronous resolve() builds from.
+    container.register(with: .singleton) { _ in MainActor.assumeIsolated { MainScreen("synchronous") } }
+    let resolved: MainScreen = try container.resolve()
+    #expect(resolved.title == "synchronous")
+    #expect(resolved !== kept)
+  }
+
   @Test("a synchronous resolve() off the main actor throws, naming the type, the actor and the fix")
   func offTheMainActor() async throws {
     let container = container(Counter())

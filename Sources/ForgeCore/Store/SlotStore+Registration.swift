@@ -170,18 +170,26 @@ extension SlotStore {
       }
       return try resolveKnownSlot(known, lifetime: lifetime, factory: factory, thread: thread)
     }
-    // No slot in the table and no registration waiting to become one: not
-    // registered, known without the lock (unless a scope of the task may
-    // register it for a test).
-    if unresolvedRegistrationCount.value == 0, Gates.activeOverrideScopes.value == 0,
-      !thread.pointee.isCapturing, let bits = key.identityBits,
-      SlotTable.entry(
-        in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
-        emptiesEntries: Key.self == IdentityKey.self) == nil
-    {
-      throw notRegistered
-    }
+    if isSurelyUnregistered(key, thread: thread) { throw notRegistered }
     return try resolveRegisteredLocked(key, as: T.self, bind: bind)
+  }
+
+  /// Whether `key` is surely not registered, known without the lock: no
+  /// slot in the table and no registration waiting to become one (and no
+  /// scope of the task that may register it for a test, nor a capture in
+  /// progress on the thread).
+  ///
+  /// ```swift
+  /// if store.isSurelyUnregistered(key, thread: ResolutionContext.currentFast) { throw notRegistered }
+  /// ```
+  @inlinable
+  package func isSurelyUnregistered(_ key: Key, thread: UnsafeMutablePointer<ThreadFastState>) -> Bool {
+    guard unresolvedRegistrationCount.value == 0, Gates.activeOverrideScopes.value == 0,
+      !thread.pointee.isCapturing, let bits = key.identityBits
+    else { return false }
+    return SlotTable.entry(
+      in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
+      emptiesEntries: Key.self == IdentityKey.self) == nil
   }
 
   /// ``resolveRegistered(_:as:bind:)`` for a key this thread does not know yet,

@@ -66,6 +66,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// found, if any.
   @inlinable @inline(never)
   func resolveMissed<T>(_ type: T.Type, known: SlotTableEntry?) throws -> T {
+    if known == nil, let value = publishedMainActorOnly(T.self) { return value }
     do {
       return try store.resolveRegisteredMissed(ObjectIdentifier(T.self), as: T.self, known: known) {
         bind($0, as: T.self)
@@ -73,6 +74,19 @@ public final class ForgeContainer: ForgeContainerProtocol {
     } catch {
       return try resolveWithoutBuilder(T.self, after: error)
     }
+  }
+
+  /// The instance of `T` published for the main actor, when `T` has no
+  /// synchronous registration and the caller is on the main actor: a type
+  /// registered only with a main-actor builder is then read without first
+  /// failing the registration it does not have (a throw and a catch). Out
+  /// of line: a transient's build, which has its entry, never asks.
+  @inlinable @inline(never)
+  func publishedMainActorOnly<T>(_ type: T.Type) -> T? {
+    guard store.isSurelyUnregistered(ObjectIdentifier(T.self), thread: ResolutionContext.currentFast) else {
+      return nil
+    }
+    return store.publishedMainActorValue(bits: Self.mainActorKey(T.self).identityBits, as: T.self)
   }
 
   /// ``resolve()`` past a failure of the synchronous registration: a
