@@ -329,10 +329,10 @@ struct IsolatedRegistrationTests {
   }
 
   @Test("registeredTypeNames in a test lists the test's registrations of new types after the container's")
-  func registeredTypeNamesListsTestRegistrations() async {
+  func registeredTypeNamesListsTestRegistrations() {
     let container = ForgeContainer()
     container.register(with: .singleton) { _ in RealSalutation() as Salutation }
-    await withIsolatedContainers(container) {
+    withIsolatedContainers(container) {
       $0.register(in: container, with: .singleton) { _ in Introduction(salutation: RealSalutation(), name: "Ada") }
     } operation: {
       container.register { _ in "Ada" }
