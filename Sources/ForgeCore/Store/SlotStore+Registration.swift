@@ -74,25 +74,21 @@ extension SlotStore {
   /// ``register(_:name:lifetime:builder:as:bind:)``, makes the factory from
   /// the builder on the key's first resolution.
   ///
-  /// Inlinable, so that a dialect's inlinable entry point specialises a hit
-  /// and a known transient's build for the caller's `T`.
+  /// The published read, then ``resolveRegisteredMissed(_:as:known:bind:)``
+  /// out of line. A dialect's entry point makes the two calls itself, so
+  /// that its hit keeps a small frame; this is for the handles of
+  /// ForgeInject's async and main-actor registrations, read past their own
+  /// published instance.
   @inlinable
   package func resolveRegistered<T>(
     _ key: Key,
     as type: T.Type = T.self,
     bind: (Any) -> (@Sendable () throws -> T)?
   ) throws -> T {
-    // Written so that the unspecialised copy, which a builder's call through
-    // ForgeInject's protocol existential runs, needs no generic metadata and
-    // no closure: it reads the slot's cells directly, as specialised code does.
-    let thread = ResolutionContext.currentFast
-    let entry = knownEntry(bits: key.identityBits, as: T.self, in: thread)
-    if let entry, thread.pointee.recordsNothing, let box = thread.pointee.beginRead(entry.cell) {
-      // A kept instance, when no build in progress needs to note the read.
-      defer { thread.pointee.endRead() }
-      return box.assumingMemoryBound(to: T.self).pointee
-    }
-    return try resolveRegisteredBuilding(key, as: T.self, bind: bind, entry: entry, thread: thread)
+    var known: SlotTableEntry?
+    if let value = publishedValue(bits: key.identityBits, as: T.self, known: &known) { return value }
+    return try resolveRegisteredBuilding(
+      key, as: T.self, bind: bind, entry: known, thread: ResolutionContext.currentFast)
   }
 
   /// ``resolveRegistered(_:as:bind:)`` after
