@@ -47,7 +47,9 @@ extension Fetcher {
   /// half-made services cannot be unwound through closures that cannot
   /// throw (as ``validate(_:)`` does). Before macOS 15 and iOS 18, which
   /// lack task executors, it stops the program as it would at run time;
-  /// validate those services with ``validate(_:)`` there.
+  /// validate those services with ``validate(_:)`` there. A task the
+  /// closure starts with `Task {}` runs on the cooperative pool, not on
+  /// that thread: such a failure inside it stops the program too.
   public func validateAsync<each T>(_ services: repeat AsyncService<each T>) async -> ValidationReport {
     var roots: [Validation.AsyncRoot] = []
     for service in repeat each services {

@@ -49,7 +49,9 @@ extension SwiftPod {
   /// half-built providers cannot be unwound through builders that cannot
   /// throw (as ``validate(_:)`` does). Before macOS 15 and iOS 18, which
   /// lack task executors, it stops the program as it would at run time;
-  /// validate those providers with ``validate(_:)`` there.
+  /// validate those providers with ``validate(_:)`` there. A task the
+  /// builder starts with `Task {}` runs on the cooperative pool, not on
+  /// that thread: such a failure inside it stops the program too.
   public func validateAsync<each T>(_ providers: repeat AsyncProvider<each T>) async -> ValidationReport {
     var roots: [Validation.AsyncRoot] = []
     for provider in repeat each providers {

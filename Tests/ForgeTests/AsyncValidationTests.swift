@@ -33,6 +33,8 @@ final class AsyncBrokenContainer: Container, @unchecked Sendable {
   var first: [any Sendable] { provide(.singleton) { [self.second] } }
   var second: [any Sendable] { provide(.cached) { [self.first] } }
   var looping: AsyncDependency<[any Sendable]> { provide(.singleton) { self.first } }
+  /// The same cycle, reached from a task its factory starts with `Task {}`.
+  var escaping: AsyncDependency<[any Sendable]> { provide(.singleton) { await Task { self.first }.value } }
   /// A captive on the main actor: a main-actor singleton holding a cached
   /// instance.
   var screen: MainActorDependency<SettingsModel> {
@@ -113,6 +115,21 @@ struct AsyncValidationTests {
     #expect(
       printed.contains("AsyncBrokenContainer.first → AsyncBrokenContainer.second → AsyncBrokenContainer.first"),
       "\(printed)")
+  }
+
+  @Test("a synchronous failure in a task that a factory starts with Task {} stops the program, as documented")
+  func failureInEscapedTaskStops() async {
+    // `Task {}` inherits the validation's task-locals but not its executor
+    // preference: it runs on the cooperative pool, whose threads are never
+    // parked.
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = await AsyncBrokenContainer().validateAsync(\.escaping)
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "Dependency cycle: AsyncBrokenContainer.first → AsyncBrokenContainer.second → AsyncBrokenContainer.first"),
+      "\(stderr)")
   }
 
 }

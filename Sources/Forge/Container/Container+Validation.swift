@@ -52,7 +52,9 @@ extension OverridableContainer {
   /// cannot be unwound through factories that cannot throw (as
   /// ``validate(_:)`` does). Before macOS 15 and iOS 18, which lack task
   /// executors, it stops the program as it would at run time; validate
-  /// those dependencies' key paths with ``validate(_:)`` there.
+  /// those dependencies' key paths with ``validate(_:)`` there. A task
+  /// the factory starts with `Task {}` runs on the cooperative pool, not on
+  /// that thread: such a failure inside it stops the program too.
   public func validateAsync<each Value>(_ keyPaths: repeat KeyPath<Self, each Value>) async -> ValidationReport {
     var roots: [Validation.AsyncRoot] = []
     for keyPath in repeat each keyPaths {
