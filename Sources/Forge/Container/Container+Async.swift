@@ -37,26 +37,25 @@ extension Container {
     preview: (@Sendable () async throws -> T)? = nil
   ) -> AsyncDependency<T> {
     let declaration = DeclarationKey(key, file: fileID, line: line)
-    if let kept = publishedHandle(scope, declaration, hasPreview: preview != nil, as: AsyncDependency<T>.self) {
-      return kept.supplying(factory)
+    if let read = publishedRead(scope, declaration, hasPreview: preview != nil, as: AsyncDependency<T>.self) {
+      return read.take(AsyncDependency<T>.self).supplying(factory)
     }
     return provideAsyncResolving(scope, key: declaration, preview: preview).supplying(factory)
   }
 
-  /// The kept handle of `declaration`, when a published read finds it.
-  /// Inlinable, like the synchronous `provide`: a kept handle is one
-  /// published read in the caller.
+  /// The published read of the kept handle of `declaration`, when it
+  /// finds one; the caller hands out a copy with its own factory and ends
+  /// the read. Inlinable, like the synchronous `provide`: a kept handle is
+  /// one published read in the caller.
   @inlinable @inline(__always)
-  final func publishedHandle<Handle>(
+  final func publishedRead<Handle>(
     _ scope: Scope,
     _ declaration: DeclarationKey,
     hasPreview: Bool,
     as type: Handle.Type
-  ) -> Handle? {
-    guard scope != .transient, !hasPreview || !PreviewMode.mightBeActive,
-      let read = store.beginPublishedRead(bits: declaration.identityBits, as: Handle.self)
-    else { return nil }
-    return read.take(Handle.self)
+  ) -> PublishedRead? {
+    guard scope != .transient, !hasPreview || !PreviewMode.mightBeActive else { return nil }
+    return store.beginPublishedRead(bits: declaration.identityBits, as: Handle.self)
   }
 
   /// The async `provide` past the published read, out of line.
@@ -100,8 +99,8 @@ extension Container {
     // preview closure prefer the synchronous `provide`, whose factories
     // return `Any`, and the property would stop with a type mismatch.
     let declaration = DeclarationKey(key, file: fileID, line: line)
-    if let kept = publishedHandle(scope, declaration, hasPreview: preview != nil, as: AsyncDependency<T>.self) {
-      return kept.supplying(sync: factory)
+    if let read = publishedRead(scope, declaration, hasPreview: preview != nil, as: AsyncDependency<T>.self) {
+      return read.take(AsyncDependency<T>.self).supplying(sync: factory)
     }
     let asyncPreview: (@Sendable () async throws -> T)? = preview.map { preview in { @Sendable in try preview() } }
     return provideAsyncResolving(scope, key: declaration, preview: asyncPreview).supplying(sync: factory)
@@ -128,8 +127,8 @@ extension Container {
   ) -> MainActorDependency<T> {
     // Inlinable: a kept handle is one published read in the caller.
     let declaration = DeclarationKey(key, file: fileID, line: line)
-    if let kept = publishedHandle(scope, declaration, hasPreview: false, as: MainActorDependency<T>.self) {
-      return kept.supplying(factory)
+    if let read = publishedRead(scope, declaration, hasPreview: false, as: MainActorDependency<T>.self) {
+      return read.takeMainActorHandle(supplying: factory)
     }
     return provideMainActorResolving(scope, key: key, fileID: fileID, line: line).supplying(factory)
   }
