@@ -259,70 +259,79 @@ import CForgeAtomics
     return nil
   }
 
-  /// A task running `operation`, preferring `executor` (a
-  /// ``ValidationExecutor``: a validation's build runs where a synchronous
-  /// failure can be parked) when there is one.
-  private static func task(
-    preferring executor: AnyObject?,
-    _ operation: @escaping @Sendable () async -> Void
-  ) -> Task<Void, Never> {
-    if let executor, #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *),
-      let executor = executor as? ValidationExecutor
-    {
-      return Task(executorPreference: executor) { await operation() }
-    }
-    return Task(operation: operation)
-  }
-
   /// Starts a build in a task of its own. Call with the lock held.
+  ///
+  /// A validation's build prefers the validation's executor (a
+  /// ``ValidationExecutor``), where a synchronous failure can be parked.
+  /// Each branch starts its task with a closure of its own that calls
+  /// ``runBuild(chain:frame:recorder:factory:)``: a helper taking
+  /// the body as a closure cost every build two allocations more (the
+  /// closure's context, and the thunk that made it a task's operation).
   private func startBuild(
     chain: AsyncBuildFrame?,
     factory: @escaping @Sendable () async throws -> Value
   ) -> Task<Void, Never> {
     let recorder = reporting.records && reporting.slot != nil ? AsyncDependencyRecorder() : nil
     let frame = AsyncBuildFrame(build: self, parent: chain, recorder: recorder)
-    let reporting = reporting
-    return Self.task(preferring: ValidationSession.activeTaskSession?.executor) { [self] in
-      let tell = reporting.teller(for: name, chain: chain?.names ?? [])
-      tell(.requested)
-      let start = ContinuousClock.now
-      // Raised while the factory runs, so that its synchronous resolutions
-      // take the path that records them in `recorder`.
-      if recorder != nil { Gates.activeOverrideScopes.add(Gates.taskBoundWeight) }
-      // A validation's build belongs to it (it inherited the session),
-      // while the run lasts.
-      let validation = ValidationSession.activeTaskSession
-      let result: Result<Value, any Error>
-      do {
-        result = .success(
-          try await AsyncBuildNode.$currentFrame.withValue(frame) {
-            // A slot's own build keeps its instance for the container: no
-            // scope of the task that started it may serve what it reads.
-            // (A scope's build, with no slot, runs in that scope, and so
-            // does a validation's, which respects the overrides in force.)
-            guard reporting.slot != nil, validation == nil else { return try await factory() }
-            return try await OverrideScope.awaitOutsideAnyScope { try await factory() }
-          })
-      } catch {
-        result = .failure(error)
+    if let executor = ValidationSession.activeTaskSession?.executor,
+      #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *),
+      let executor = executor as? ValidationExecutor
+    {
+      return Task(executorPreference: executor) { [self] in
+        await runBuild(chain: chain, frame: frame, recorder: recorder, factory: factory)
       }
-      if let recorder {
-        Gates.activeOverrideScopes.add(-Gates.taskBoundWeight)
-        // Recorded before any waiter resumes: what awaited the instance
-        // finds its edges.
-        if case .success = result { reporting.slot?.recordDependencies(recorder.slots, lifetime: reporting.lifetime) }
-        if let validation, let slot = reporting.slot {
-          if case .success = result {
-            validation.noteBuild(slot, lifetime: reporting.lifetime, dependencies: recorder.slots)
-          } else {
-            validation.noteFailedAsyncBuild(of: slot)
-          }
+    }
+    return Task { [self] in
+      await runBuild(chain: chain, frame: frame, recorder: recorder, factory: factory)
+    }
+  }
+
+  /// The body of a build's task (see ``startBuild(chain:factory:)``).
+  private func runBuild(
+    chain: AsyncBuildFrame?,
+    frame: AsyncBuildFrame,
+    recorder: AsyncDependencyRecorder?,
+    factory: @escaping @Sendable () async throws -> Value
+  ) async {
+    let tell = reporting.teller(for: name, chain: chain?.names ?? [])
+    tell(.requested)
+    let start = ContinuousClock.now
+    // Raised while the factory runs, so that its synchronous resolutions
+    // take the path that records them in `recorder`.
+    if recorder != nil { Gates.activeOverrideScopes.add(Gates.taskBoundWeight) }
+    // A validation's build belongs to it (it inherited the session),
+    // while the run lasts.
+    let validation = ValidationSession.activeTaskSession
+    let result: Result<Value, any Error>
+    do {
+      result = .success(
+        try await AsyncBuildNode.$currentFrame.withValue(frame) {
+          // A slot's own build keeps its instance for the container: no
+          // scope of the task that started it may serve what it reads.
+          // (A scope's build, with no slot, runs in that scope, and so
+          // does a validation's, which respects the overrides in force.)
+          guard reporting.slot != nil, validation == nil else { return try await factory() }
+          return try await OverrideScope.awaitOutsideAnyScope { try await factory() }
+        })
+    } catch {
+      result = .failure(error)
+    }
+    if let recorder {
+      Gates.activeOverrideScopes.add(-Gates.taskBoundWeight)
+      // Recorded before any waiter resumes: what awaited the instance
+      // finds its edges.
+      if case .success = result { reporting.slot?.recordDependencies(recorder.slots, lifetime: reporting.lifetime) }
+      if let validation, let slot = reporting.slot {
+        if case .success = result {
+          validation.noteBuild(slot, lifetime: reporting.lifetime, dependencies: recorder.slots)
+        } else {
+          validation.noteFailedAsyncBuild(of: slot)
         }
       }
-      let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
-      tell(.ended(since: start, failure: failure))
-      finish(with: result, chain: chain)
     }
+    let failure: (any Error)? = if case .failure(let error) = result { error } else { nil }
+    tell(.ended(since: start, failure: failure))
+    finish(with: result, chain: chain)
   }
 
   private func finish(with result: Result<Value, any Error>, chain: AsyncBuildFrame?) {
