@@ -123,10 +123,12 @@ extension OverrideScope {
     _ containers: [any DependencyContainer],
     entries: [Target: AnyOverride] = [:],
     strict: StrictMode = .off,
+    strictOwner: String? = nil,
     operation: () async throws -> R
   ) async rethrows -> R {
     let scope = OverrideScope(
-      parent: current, entries: entries, isolating: Set(containers.map(\.engine.identity)), strict: strict)
+      parent: current, entries: entries, isolating: Set(containers.map(\.engine.identity)), strict: strict,
+      strictOwner: strictOwner)
     return try await with(scope) { try await operation() }
   }
 
@@ -135,10 +137,12 @@ extension OverrideScope {
     _ containers: [any DependencyContainer],
     entries: [Target: AnyOverride] = [:],
     strict: StrictMode = .off,
+    strictOwner: String? = nil,
     operation: () throws -> R
   ) rethrows -> R {
     let scope = OverrideScope(
-      parent: current, entries: entries, isolating: Set(containers.map(\.engine.identity)), strict: strict)
+      parent: current, entries: entries, isolating: Set(containers.map(\.engine.identity)), strict: strict,
+      strictOwner: strictOwner)
     return try with(scope, operation: operation)
   }
 }

@@ -68,8 +68,26 @@ public struct IsolatedContainers: TestTrait, SuiteTrait, TestScoping {
     testCase: Test.Case?,
     performing function: @Sendable () async throws -> Void
   ) async throws {
-    try await OverrideScope.isolating(containers, entries: overrides(), strict: strict) { try await function() }
+    try await OverrideScope.isolating(
+      containers, entries: overrides(), strict: strict, strictOwner: strictOwner(strict, test: test)
+    ) { try await function() }
   }
+}
+
+extension Test {
+  /// How a strict-mode violation names this test: as the test list shows
+  /// it, and where it is declared. In Forge, SwiftPod and DependencyFetcher
+  /// the violation stops the test process, and its message is then all
+  /// that says which of the tests running in parallel broke the rule.
+  var strictModeName: String {
+    "“\(displayName ?? name)” (\(sourceLocation.fileName):\(sourceLocation.line))"
+  }
+}
+
+/// The name a scope with `strict` gives its violations: `test`'s (the
+/// current test's when nil), and none when nothing is forbidden.
+func strictOwner(_ strict: StrictMode, test: Test? = Test.current) -> String? {
+  strict == .off ? nil : test?.strictModeName
 }
 
 extension Trait where Self == IsolatedContainers {
@@ -124,7 +142,9 @@ public func withIsolatedContainers<R>(
   strict: StrictMode = .off,
   operation: () async throws -> R
 ) async rethrows -> R {
-  try await OverrideScope.isolating(containers, strict: strict) { try await operation() }
+  try await OverrideScope.isolating(containers, strict: strict, strictOwner: strictOwner(strict)) {
+    try await operation()
+  }
 }
 
 /// The synchronous form of `withIsolatedContainers(_:strict:operation:)`.
@@ -134,7 +154,7 @@ public func withIsolatedContainers<R>(
   strict: StrictMode = .off,
   operation: () throws -> R
 ) rethrows -> R {
-  try OverrideScope.isolating(containers, strict: strict, operation: operation)
+  try OverrideScope.isolating(containers, strict: strict, strictOwner: strictOwner(strict), operation: operation)
 }
 
 /// Runs `operation` with fresh singletons and cached instances of
@@ -156,7 +176,9 @@ public func withIsolatedContainers<R>(
   operation: () async throws -> R
 ) async rethrows -> R {
   let entries = TestOverrides(configure).entries
-  return try await OverrideScope.isolating(containers, entries: entries, strict: strict) { try await operation() }
+  return try await OverrideScope.isolating(
+    containers, entries: entries, strict: strict, strictOwner: strictOwner(strict)
+  ) { try await operation() }
 }
 
 /// The synchronous form of `withIsolatedContainers(_:strict:overrides:operation:)`.
@@ -168,7 +190,8 @@ public func withIsolatedContainers<R>(
   operation: () throws -> R
 ) rethrows -> R {
   try OverrideScope.isolating(
-    containers, entries: TestOverrides(configure).entries, strict: strict, operation: operation)
+    containers, entries: TestOverrides(configure).entries, strict: strict, strictOwner: strictOwner(strict),
+    operation: operation)
 }
 
 extension TestOverrides {

@@ -1,5 +1,6 @@
 import DependencyFetcher
 import Forge
+import ForgeCore
 import ForgeInject
 import ForgeTesting
 import SwiftPod
@@ -20,6 +21,13 @@ enum Remote {
     init(network: Network) { self.network = network }
   }
 }
+
+/// A container that a trait isolates in strict mode.
+let strictlyTested: ForgeContainer = {
+  let container = ForgeContainer()
+  container.register(with: .singleton) { _ in Remote.Network() }
+  return container
+}()
 
 @Suite("ForgeTesting: strict mode", .timeLimit(.minutes(1)))
 struct StrictModeTests {
@@ -47,6 +55,34 @@ struct StrictModeTests {
     #expect(stderr.contains("To fix it, override NetworkContainer.network in the test"))
   }
 
+  @Test("Forge: the stop names the test whose strict mode forbids the factory")
+  func stopNamesTheTest() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      // An exit test's body runs in a process of its own, where no test is
+      // current: the scope is given the name as ForgeTesting gives it.
+      OverrideScope.isolating(
+        [NetworkContainer.shared], strict: .dependencies(["NetworkContainer.network"]),
+        strictOwner: "“checkout()” (CheckoutTests.swift:12)"
+      ) {
+        _ = NetworkContainer.shared.api
+      }
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(stderr.contains("The test “checkout()” (CheckoutTests.swift:12) runs in strict mode"), "\(stderr)")
+  }
+
+  @Test(
+    "ForgeInject: a violation names the test the trait isolates",
+    .isolated(strictlyTested, strict: .allUnoverridden))
+  func traitNamesTheTest() {
+    #expect {
+      _ = try strictlyTested.resolve() as Remote.Network
+    } throws: { error in
+      String(describing: error).contains(
+        "The test “ForgeInject: a violation names the test the trait isolates” (StrictModeTests.swift:")
+    }
+  }
+
   @Test("ForgeInject: every unoverridden registration is forbidden with .allUnoverridden, and the error is thrown")
   func forgeInjectThrows() throws {
     let container = ForgeContainer()
@@ -58,6 +94,10 @@ struct StrictModeTests {
       } throws: { error in
         String(describing: error).contains(
           "[Forge.strictMode] ForgeTestingTests.Remote.Client was resolved with its real factory")
+          // withIsolatedContainers names the current test.
+          && String(describing: error).contains(
+            "The test “ForgeInject: every unoverridden registration is forbidden with .allUnoverridden, and the error is thrown” (StrictModeTests.swift:"
+          )
       }
     }
     // Outside the strict test, the container works as usual.

@@ -83,6 +83,9 @@
   private let isolatedStores: Set<ObjectIdentifier>
   /// Which own factories this scope forbids (ForgeTesting's strict mode).
   private let strict: StrictMode
+  /// Who set ``strict``, as a violation names it (ForgeTesting: the test,
+  /// and where it is declared); nil when the caller did not say.
+  let strictOwner: String?
   /// Isolated stores this scope shut down for itself, each of which keeps
   /// its override count raised meanwhile; guarded by `lock`. Held strongly,
   /// as `keptIn` holds slots: for no longer than the scope, and without a
@@ -135,10 +138,12 @@
     parent: OverrideScope?,
     entries: [Target: AnyOverride],
     isolating: Set<ObjectIdentifier> = [],
-    strict: StrictMode = .off
+    strict: StrictMode = .off,
+    strictOwner: String? = nil
   ) {
     self.isolatedStores = isolating
     self.strict = strict
+    self.strictOwner = strictOwner
     self.parent = parent
     self.depth = (parent?.depth ?? 0) + 1
     self.entries = entries

@@ -12,7 +12,9 @@
 /// that called `try`; in the dialects whose resolutions cannot throw (Forge,
 /// SwiftPod, DependencyFetcher) it stops the test process with the same
 /// message, since Swift gives a call that cannot throw no other way out
-/// that leaves the factory unrun.
+/// that leaves the factory unrun. Under Swift Testing the message names the
+/// test and where it is declared: with tests running in parallel, that is
+/// how a stopped process says which one broke the rule.
 public enum StrictMode: Sendable, Hashable {
   /// Nothing is forbidden.
   case off
@@ -49,13 +51,17 @@ extension StrictMode {
 package struct StrictModeViolation: Error, CustomStringConvertible {
   package let dependency: String
   package let chain: [String]
+  /// The test whose strict mode forbids it, when known: in the dialects
+  /// that stop the test process, the message is all that says which test.
+  package var test: String? = nil
 
   package var diagnostic: ForgeDiagnostic {
-    ForgeDiagnostic(
+    let who = test.map { "The test \($0)" } ?? "The test"
+    return ForgeDiagnostic(
       .strictMode,
       "\(dependency) was resolved with its real factory, which this test forbids",
       chain: chain + [dependency],
-      reason: "The test runs in strict mode: a dependency it does not override must not be built for real.",
+      reason: "\(who) runs in strict mode: a dependency it does not override must not be built for real.",
       fix: "override \(dependency) in the test, or leave it out of the test's strict mode."
     )
   }
@@ -69,7 +75,9 @@ extension OverrideScope {
   package func checkStrict(_ slot: AnySlot, chain: @autoclosure () -> [String]) throws {
     var scope: OverrideScope? = self
     while let current = scope {
-      if current.forbids(slot) { throw StrictModeViolation(dependency: slot.name, chain: chain()) }
+      if current.forbids(slot) {
+        throw StrictModeViolation(dependency: slot.name, chain: chain(), test: current.strictOwner)
+      }
       scope = current.parentScope
     }
   }
