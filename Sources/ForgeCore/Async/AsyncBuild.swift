@@ -31,8 +31,6 @@ import CForgeAtomics
   private let holdsWeakly: Bool
   /// Where the build reports what it resolved and how it went.
   private let reporting: AsyncBuildReporting
-
-  override var reportedSlot: AnySlot? { reporting.slot }
   private let lock = ConditionLock()
   private var state = State.idle
   /// The kept instance, boxed, once a build keeps one for good (not a weak
@@ -65,6 +63,10 @@ import CForgeAtomics
   private var answeredEarly: Set<Int> = []
   private var answers: [Int: Result<Value, any Error>] = [:]
   private var nextWaiter = 0
+
+  /// The slot whose handle this build belongs to, if any: a validation's
+  /// failure inside the build names it in its chain.
+  override var reportedSlot: AnySlot? { reporting.slot }
 
   /// A continuation as the word it is: its layout does not depend on
   /// `Value`, so this is a move, with no metadata.
