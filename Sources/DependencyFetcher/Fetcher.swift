@@ -38,17 +38,19 @@ public final class Fetcher: Sendable {
     // outlives the read: once it is gone, the fetcher may drop its slot,
     // which the engine reads unretained.
     defer { withExtendedLifetime(service) {} }
-    var known: SlotTableEntry?
-    if let value = store.publishedValue(bits: SlotKeyBits(serial: service.keySerial), as: T.self, known: &known) {
+    var known: Unmanaged<AnySlot>?
+    if let value = store.publishedObjectValue(
+      serial: service.keySerial, life: service.keyLife, as: T.self, known: &known)
+    {
       return value
     }
     return fetchMissed(service, known: known)
   }
 
-  /// ``fetch(_:)`` past the published read: `known` is the entry the
-  /// fetcher's table holds for `service`, if the read found it.
+  /// ``fetch(_:)`` past the published read: `known` is the slot the
+  /// fetcher holds for `service`, if the read found it.
   @inlinable @inline(never)
-  func fetchMissed<T>(_ service: Service<T>, known: SlotTableEntry?) -> T {
+  func fetchMissed<T>(_ service: Service<T>, known: Unmanaged<AnySlot>?) -> T {
     do {
       // The service outlives the fetch: once it is gone, the fetcher may
       // drop its slot, which the engine uses unretained.

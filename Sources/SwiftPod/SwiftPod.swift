@@ -30,17 +30,19 @@ public final class SwiftPod: ProviderResolver {
     // outlives the read: once it is gone, the pod may drop its slot, which
     // the engine reads unretained.
     defer { withExtendedLifetime(provider) {} }
-    var known: SlotTableEntry?
-    if let value = store.publishedValue(bits: SlotKeyBits(serial: provider.keySerial), as: T.self, known: &known) {
+    var known: Unmanaged<AnySlot>?
+    if let value = store.publishedObjectValue(
+      serial: provider.keySerial, life: provider.keyLife, as: T.self, known: &known)
+    {
       return value
     }
     return resolveMissed(provider, known: known)
   }
 
   /// ``resolve(_:)-(Provider<T>)`` past the published read: `known` is
-  /// the entry the read found, if any.
+  /// the slot the read found, if any.
   @inlinable @inline(never)
-  func resolveMissed<T>(_ provider: Provider<T>, known: SlotTableEntry?) -> T {
+  func resolveMissed<T>(_ provider: Provider<T>, known: Unmanaged<AnySlot>?) -> T {
     do {
       // The provider outlives the resolution: once it is gone, the pod may
       // drop its slot, which the engine uses unretained.

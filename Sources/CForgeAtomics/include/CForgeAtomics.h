@@ -7,6 +7,7 @@
 #ifndef CFORGEATOMICS_H
 #define CFORGEATOMICS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 static inline void *_Nullable forge_load_acquire(void *_Nullable const *_Nonnull cell) {
@@ -95,6 +96,15 @@ static inline intptr_t forge_counter_load(const intptr_t *_Nonnull counter) {
 
 static inline intptr_t forge_counter_add(intptr_t *_Nonnull counter, intptr_t delta) {
   return __atomic_add_fetch(counter, delta, __ATOMIC_SEQ_CST);
+}
+
+// Sets `*word` to `desired` if it holds `expected`; whether it did.
+static inline bool forge_word_compare_exchange(intptr_t *_Nonnull word, intptr_t expected, intptr_t desired) {
+  return __atomic_compare_exchange_n(word, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
+
+static inline void forge_word_store_release(intptr_t *_Nonnull word, intptr_t value) {
+  __atomic_store_n(word, value, __ATOMIC_RELEASE);
 }
 
 // The Swift runtime's conformance lookup, for failure messages that relate

@@ -31,16 +31,25 @@ package enum KeySerial {
 /// object keep. A store holds this rather than the object (which would
 /// then live as long as the store) or a weak reference to it (which would
 /// give the object a side table, and slow down every retain of it).
+///
+/// The same allocation caches where one store keeps the object's slot
+/// (``cachedSlot(inStore:)``), so that a hit in that store skips the
+/// table's hash and probe.
 @usableFromInline package struct KeyLife: @unchecked Sendable {
-  // @unchecked: the buffer's one word is only touched through the C atomics.
-  private let buffer: ManagedBuffer<Void, Int>
+  // @unchecked: the words are only touched through the C atomics, or, for
+  // the cached slot's, written before the word that publishes them and
+  // read after it.
+  /// Words: [0] ended; [1] the serial of the store whose slot the next two
+  /// cache (0 while none is cached, -1 while one is being written); [2] the
+  /// slot; [3] its instance cell.
+  @usableFromInline let buffer: ManagedBuffer<Void, Int>
 
   private init(buffer: ManagedBuffer<Void, Int>) { self.buffer = buffer }
 
   /// A life that has not ended.
   package static func make() -> KeyLife {
-    let buffer = ManagedBuffer<Void, Int>.create(minimumCapacity: 1) { _ in }
-    buffer.withUnsafeMutablePointerToElements { $0.initialize(to: 0) }
+    let buffer = ManagedBuffer<Void, Int>.create(minimumCapacity: 4) { _ in }
+    buffer.withUnsafeMutablePointerToElements { $0.initialize(repeating: 0, count: 4) }
     return KeyLife(buffer: buffer)
   }
 
@@ -49,6 +58,63 @@ package enum KeySerial {
 
   /// Whether ``end()`` was called.
   package var hasEnded: Bool { buffer.withUnsafeMutablePointerToElements { forge_counter_load($0) != 0 } }
+
+  /// The object's slot in the store whose serial is `storeSerial`
+  /// (``SlotStore/serial``), if that is the store whose slot is cached.
+  ///
+  /// A store drops an object's slot only once the object is gone, and a
+  /// store's serial is never reused, so a cached slot is valid for as long
+  /// as the object and that store both live: exactly while a resolution of
+  /// the object in that store can ask.
+  @inlinable @inline(__always)
+  package func cachedSlot(inStore storeSerial: UInt) -> CachedSlot? {
+    buffer.withUnsafeMutablePointerToElements { words in
+      guard forge_counter_load(words + 1) == Int(bitPattern: storeSerial) else { return nil }
+      return CachedSlot(slotBits: words[2], cellBits: words[3])
+    }
+  }
+
+  /// Whether a slot is cached (or being cached), in whichever store.
+  @inlinable @inline(__always)
+  package var cachesASlot: Bool {
+    buffer.withUnsafeMutablePointerToElements { forge_counter_load($0 + 1) != 0 }
+  }
+
+  /// Caches `slot`, the object's slot in the store whose serial is
+  /// `storeSerial`, unless a slot (of this store or another) is cached
+  /// already: the first store to cache keeps the cache.
+  package func cache(_ slot: Unmanaged<AnySlot>, inStore storeSerial: UInt) {
+    buffer.withUnsafeMutablePointerToElements { words in
+      guard forge_word_compare_exchange(words + 1, 0, -1) else { return }
+      words[2] = Int(bitPattern: UInt(bitPattern: slot.toOpaque()))
+      words[3] = Int(bitPattern: UInt(bitPattern: slot._withUnsafeGuaranteedRef { $0.cell }))
+      // Published last: a reader that sees this serial sees the two words.
+      forge_word_store_release(words + 1, Int(bitPattern: storeSerial))
+    }
+  }
+}
+
+/// An object's slot as its ``KeyLife`` caches it: the slot and its instance
+/// cell.
+@usableFromInline package struct CachedSlot {
+  @usableFromInline let slotBits: Int
+  @usableFromInline let cellBits: Int
+
+  @inlinable
+  init(slotBits: Int, cellBits: Int) {
+    self.slotBits = slotBits
+    self.cellBits = cellBits
+  }
+
+  @inlinable
+  package var slot: Unmanaged<AnySlot> {
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: slotBits).unsafelyUnwrapped)
+  }
+
+  @inlinable
+  package var cell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    UnsafeMutablePointer(bitPattern: cellBits).unsafelyUnwrapped
+  }
 }
 
 /// A slot key that stands for an object, for dialects whose keys are
@@ -101,17 +167,74 @@ extension SlotStore where Key == IdentityKey {
     var known: SlotTableEntry?
     if let value = publishedValue(bits: SlotKeyBits(serial: serial), as: T.self, known: &known) { return value }
     return try resolveObjectMissed(
-      known, serial: serial, key: key(), lifetime: lifetime(), name: name(), factory: factory)
+      known?.slot, serial: serial, key: key(), lifetime: lifetime(), name: name(), factory: factory)
+  }
+
+  /// The instance published for the object whose serial is `serial` and
+  /// whose life is `life`: ``SlotStore/publishedValue(bits:as:known:)`` for
+  /// an object key, which finds the slot through the object's cache when
+  /// it caches this store's (``KeyLife/cachedSlot(inStore:)``), and
+  /// otherwise through the table, caching what it finds there. On a miss,
+  /// `known` is the slot, if the read found one.
+  ///
+  /// A slot's instances never change type, so a cached slot needs no type
+  /// check: the table's was made when it was cached.
+  ///
+  /// ```swift
+  /// var known: Unmanaged<AnySlot>?
+  /// if let value = store.publishedObjectValue(serial: provider.keySerial, life: provider.keyLife, as: T.self, known: &known) {
+  ///   return value
+  /// }
+  /// return resolveMissed(provider, known: known)
+  /// ```
+  @inlinable @inline(__always)
+  package func publishedObjectValue<T>(
+    serial: UInt,
+    life: KeyLife,
+    as type: T.Type,
+    known: inout Unmanaged<AnySlot>?
+  ) -> T? {
+    guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade,
+      overrideCount.value == 0, !thread.pointee.isCapturing
+    else { return nil }
+    let slot: Unmanaged<AnySlot>
+    let cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    if let cached = life.cachedSlot(inStore: self.serial) {
+      slot = cached.slot
+      cell = cached.cell
+    } else {
+      guard
+        let entry = SlotTable.entry(
+          in: tableCell, for: SlotKeyBits(serial: serial), comparingThird: false, emptiesEntries: true),
+        entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
+      else { return nil }
+      if !life.cachesASlot { cacheSlot(entry.slot, in: life) }
+      slot = entry.slot
+      cell = entry.cell
+    }
+    if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(cell) {
+      return PublishedRead(box: box, thread: thread).take(T.self)
+    }
+    known = slot
+    return nil
+  }
+
+  /// Caches `slot` in `life` for this store; out of line, as it happens
+  /// once per object.
+  @usableFromInline @inline(never)
+  func cacheSlot(_ slot: Unmanaged<AnySlot>, in life: KeyLife) {
+    life.cache(slot, inStore: serial)
   }
 
   /// ``resolveObject(serial:key:lifetime:name:factory:)`` after
-  /// ``SlotStore/publishedValue(bits:as:known:)`` missed: with the entry it
+  /// ``publishedObjectValue(serial:life:as:known:)`` (or
+  /// ``SlotStore/publishedValue(bits:as:known:)``) missed: with the slot it
   /// found (a transient's build recording nothing) without a second
   /// lookup, else the general path.
   ///
   /// ```swift
-  /// var known: SlotTableEntry?
-  /// if let value = store.publishedValue(bits: SlotKeyBits(serial: provider.keySerial), as: T.self, known: &known) {
+  /// var known: Unmanaged<AnySlot>?
+  /// if let value = store.publishedObjectValue(serial: provider.keySerial, life: provider.keyLife, as: T.self, known: &known) {
   ///   return value
   /// }
   /// return try store.resolveObjectMissed(
@@ -120,7 +243,7 @@ extension SlotStore where Key == IdentityKey {
   /// ```
   @inlinable @inline(__always)
   package func resolveObjectMissed<T>(
-    _ known: SlotTableEntry?,
+    _ known: Unmanaged<AnySlot>?,
     serial: UInt,
     key: @autoclosure () -> IdentityKey,
     lifetime: @autoclosure () -> Lifetime,
@@ -130,7 +253,7 @@ extension SlotStore where Key == IdentityKey {
     let bits = SlotKeyBits(serial: serial)
     if let known {
       return try resolveObjectKnown(
-        known.slot, bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory,
+        known, bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory,
         thread: ResolutionContext.currentFast)
     }
     // Inlined: the caller is out of line already.

@@ -68,6 +68,9 @@ import CForgeAtomics
   /// Linux), and a miss reads it when it throws and again when the dialect
   /// recognises it.
   @usableFromInline let notRegistered: any Error & Sendable = NotRegistered.error
+  /// A number no other store of the process ever had: a key object's
+  /// ``KeyLife`` caches its slot for one store, named by this.
+  @usableFromInline package let serial = KeySerial.next()
 
   package init() {
     tableCell = table.cell

@@ -1,0 +1,103 @@
+import ForgeCore
+import ForgeTestSupport
+import Testing
+
+@Suite("An object key's cached slot", .timeLimit(.minutes(1)))
+struct CachedSlotTests {
+  @Test(
+    "the first store that reads an object's slot caches it; other stores, and stores made later, are served their own")
+  func cachedForOneStore() async {
+    // In a process of its own: a parallel test's scope would send reads to
+    // the lock, and the cache is filled and used by the lock-free read.
+    await #expect(processExitsWith: .success) {
+      let key = TestKeyObject()
+      func read(_ store: SlotStore<IdentityKey>) -> Thing? {
+        var known: Unmanaged<AnySlot>?
+        return store.publishedObjectValue(serial: key.keySerial, life: key.keyLife, as: Thing.self, known: &known)
+      }
+      do {
+        let first = SlotStore<IdentityKey>()
+        let firstThing = try first.resolve(IdentityKey(key), lifetime: .singleton, name: "thing") { Thing("first") }
+        precondition(key.keyLife.cachedSlot(inStore: first.serial) == nil, "cached before any lock-free read")
+        precondition(read(first) === firstThing)
+        precondition(key.keyLife.cachedSlot(inStore: first.serial) != nil, "the lock-free read cached nothing")
+        precondition(read(first) === firstThing, "the cached slot served another instance")
+
+        let second = SlotStore<IdentityKey>()
+        let secondThing = try second.resolve(IdentityKey(key), lifetime: .singleton, name: "thing") { Thing("second") }
+        precondition(read(second) === secondThing, "the second store was served the first one's instance")
+        precondition(key.keyLife.cachedSlot(inStore: second.serial) == nil, "the first store's cache was replaced")
+        precondition(read(first) === firstThing)
+      }
+      // Stores made once the cached one is gone (at its address, often)
+      // never use its cache: a store's serial is never reused.
+      for round in 0..<200 {
+        let store = SlotStore<IdentityKey>()
+        let thing = try store.resolve(IdentityKey(key), lifetime: .singleton, name: "thing") { Thing("\(round)") }
+        precondition(read(store) === thing, "round \(round): served another store's instance")
+      }
+    }
+  }
+
+  @Test("a transient's read hands its build the cached slot, which is the slot the store holds")
+  func transientKnownSlot() async {
+    await #expect(processExitsWith: .success) {
+      let key = TestKeyObject()
+      let store = SlotStore<IdentityKey>()
+      let builds = Counter()
+      func resolve() throws -> Thing {
+        var known: Unmanaged<AnySlot>?
+        if let value = store.publishedObjectValue(
+          serial: key.keySerial, life: key.keyLife, as: Thing.self, known: &known)
+        {
+          return value
+        }
+        if let cached = key.keyLife.cachedSlot(inStore: store.serial) {
+          precondition(known?.toOpaque() == cached.slot.toOpaque(), "the miss was handed another slot")
+        }
+        return try store.resolveObjectMissed(
+          known, serial: key.keySerial, key: IdentityKey(key), lifetime: .transient, name: "thing"
+        ) {
+          builds.increment()
+          return Thing()
+        }
+      }
+      var seen: [Thing] = []
+      for _ in 0..<5 { seen.append(try resolve()) }
+      precondition(key.keyLife.cachedSlot(inStore: store.serial) != nil, "a transient's slot was never cached")
+      precondition(
+        builds.count == 5 && Set(seen.map(ObjectIdentifier.init)).count == 5,
+        "a transient was not built on every resolution")
+    }
+  }
+
+  @Test("threads reading one object in stores they make and drop each get their own store's instance, built once")
+  func storesComeAndGoOnThreads() {
+    let key = TestKeyObject()
+    let wrong = Counter()
+    onThreads(4) { thread in
+      for round in 0..<500 {
+        let store = SlotStore<IdentityKey>()
+        let builds = Counter()
+        func resolve() -> Thing? {
+          var known: Unmanaged<AnySlot>?
+          if let value = store.publishedObjectValue(
+            serial: key.keySerial, life: key.keyLife, as: Thing.self, known: &known)
+          {
+            return value
+          }
+          return try? store.resolveObjectMissed(
+            known, serial: key.keySerial, key: IdentityKey(key), lifetime: .singleton, name: "thing"
+          ) {
+            builds.increment()
+            return Thing("\(thread)-\(round)")
+          }
+        }
+        let first = resolve()
+        for _ in 0..<3 where resolve() !== first { wrong.increment() }
+        if first?.label != "\(thread)-\(round)" || builds.count != 1 { wrong.increment() }
+      }
+    }
+    #expect(wrong.count == 0)
+  }
+}
