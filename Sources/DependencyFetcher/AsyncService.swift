@@ -64,7 +64,7 @@ extension Fetcher {
     // The service outlives the resolution: once it is gone, the container
     // may drop its slot, which the read uses unretained.
     defer { extendLifetime(service) }
-    if let value = store.publishedAsyncValue(bits: SlotKeyBits(serial: service.keySerial), as: T.self) {
+    if let value = store.publishedAsyncObjectValue(serial: service.keySerial, life: service.keyLife, as: T.self) {
       return value
     }
     let handle = try store.resolveKeptObject(

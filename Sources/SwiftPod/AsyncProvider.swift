@@ -102,7 +102,7 @@ extension SwiftPod {
     // The provider outlives the resolution: once it is gone, the container
     // may drop its slot, which the read uses unretained.
     defer { extendLifetime(provider) }
-    if let value = store.publishedAsyncValue(bits: SlotKeyBits(serial: provider.keySerial), as: T.self) {
+    if let value = store.publishedAsyncObjectValue(serial: provider.keySerial, life: provider.keyLife, as: T.self) {
       return value
     }
     let handle = try store.resolveKeptObject(

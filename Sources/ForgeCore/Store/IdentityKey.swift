@@ -195,28 +195,58 @@ extension SlotStore where Key == IdentityKey {
     known: inout Unmanaged<AnySlot>?
   ) -> T? {
     guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade,
-      overrideCount.value == 0, !thread.pointee.isCapturing
+      let found = objectSlot(serial: serial, life: life, as: T.self, in: thread)
     else { return nil }
-    let slot: Unmanaged<AnySlot>
-    let cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-    if let cached = life.cachedSlot(inStore: self.serial) {
-      slot = cached.slot
-      cell = cached.cell
-    } else {
-      guard
-        let entry = SlotTable.entry(
-          in: tableCell, for: SlotKeyBits(serial: serial), comparingThird: false, emptiesEntries: true),
-        entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
-      else { return nil }
-      if !life.cachesASlot { cacheSlot(entry.slot, in: life) }
-      slot = entry.slot
-      cell = entry.cell
-    }
-    if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(cell) {
+    if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(found.cell) {
       return PublishedRead(box: box, thread: thread).take(T.self)
     }
-    known = slot
+    known = found.slot
     return nil
+  }
+
+  /// The instance published by the async handle kept for the object whose
+  /// serial is `serial` and whose life is `life`, read in place:
+  /// ``SlotStore/publishedAsyncValue(bits:as:)`` through the object's
+  /// cached slot (``publishedObjectValue(serial:life:as:known:)``).
+  ///
+  /// ```swift
+  /// if let value = store.publishedAsyncObjectValue(serial: provider.keySerial, life: provider.keyLife, as: T.self) {
+  ///   return value
+  /// }
+  /// ```
+  @inlinable @inline(__always)
+  package func publishedAsyncObjectValue<V: Sendable>(serial: UInt, life: KeyLife, as type: V.Type) -> V? {
+    let thread = ResolutionContext.currentFast
+    guard thread.pointee.recordsNothing, Gates.isClearForThisTask,
+      let found = objectSlot(serial: serial, life: life, as: AsyncDependency<V>.self, in: thread),
+      let box = thread.pointee.beginRead(found.cell)
+    else { return nil }
+    let read = PublishedRead(box: box, thread: thread)
+    defer { read.end() }
+    return read.withBorrowed(\AsyncDependency<V>.build) { $0.publishedValue() }
+  }
+
+  /// The slot of the object whose serial is `serial`, holding `T`s, when no
+  /// container-wide override can apply and the thread is not capturing:
+  /// from the object's cache when it caches this store's slot, else from
+  /// the table, caching what it finds there when the object caches none.
+  /// The caller checked the gates.
+  @inlinable @inline(__always)
+  func objectSlot<T>(
+    serial: UInt,
+    life: KeyLife,
+    as type: T.Type,
+    in thread: UnsafeMutablePointer<ThreadFastState>
+  ) -> CachedSlot? {
+    guard overrideCount.value == 0, !thread.pointee.isCapturing else { return nil }
+    if let cached = life.cachedSlot(inStore: self.serial) { return cached }
+    guard
+      let entry = SlotTable.entry(
+        in: tableCell, for: SlotKeyBits(serial: serial), comparingThird: false, emptiesEntries: true),
+      entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
+    else { return nil }
+    if !life.cachesASlot { cacheSlot(entry.slot, in: life) }
+    return CachedSlot(slotBits: Int(bitPattern: entry.words[0]), cellBits: Int(bitPattern: entry.words[4]))
   }
 
   /// Caches `slot` in `life` for this store; out of line, as it happens

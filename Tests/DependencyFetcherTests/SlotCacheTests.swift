@@ -1,0 +1,29 @@
+import DependencyFetcher
+import ForgeTestSupport
+import Testing
+
+@Suite("DependencyFetcher: a service's cached slot serves its own fetcher only", .timeLimit(.minutes(1)))
+struct SlotCacheTests {
+  @Test("fetchers made one after another, sync and async, each keep their own instance")
+  func fetchersComeAndGo() async {
+    // In a process of its own: a parallel test's scope would send every
+    // fetch to the lock, and the cache is filled and read without it.
+    await #expect(processExitsWith: .success) {
+      let service = Service { Thing() }
+      let asyncService = AsyncService { _ in Thing() }
+      var previous: (Thing, Thing)?
+      for round in 0..<100 {
+        let fetcher = Fetcher.createDefault()
+        let (thing, asyncThing) = (fetcher.fetch(service), try await fetcher.fetch(asyncService))
+        for _ in 0..<3 {
+          let (again, asyncAgain) = (fetcher.fetch(service), try await fetcher.fetch(asyncService))
+          precondition(again === thing && asyncAgain === asyncThing, "round \(round): another fetcher's instance")
+        }
+        if let previous {
+          precondition(previous.0 !== thing && previous.1 !== asyncThing, "round \(round): a gone fetcher's")
+        }
+        previous = (thing, asyncThing)
+      }
+    }
+  }
+}

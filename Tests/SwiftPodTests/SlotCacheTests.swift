@@ -1,0 +1,31 @@
+import ForgeTestSupport
+import SwiftPod
+import Testing
+
+@Suite("SwiftPod: a provider's cached slot serves its own pod only", .timeLimit(.minutes(1)))
+struct SlotCacheTests {
+  @Test("pods that take turns with one provider, sync and async, each keep their own instance")
+  func podsTakeTurns() async {
+    // In a process of its own: a parallel test's scope would send every
+    // read to the lock, and the cache is filled and read without it.
+    await #expect(processExitsWith: .success) {
+      let provider = Provider { _ in Thing() }
+      let asyncProvider = AsyncProvider { _ in Thing() }
+      let first = SwiftPod()
+      let (firstThing, firstAsync) = (first.resolve(provider), try await first.resolve(asyncProvider))
+      for round in 0..<100 {
+        // Each pod, once the one whose read cached the slot is gone too,
+        // is one the cache must not serve.
+        let pod = SwiftPod()
+        let (thing, asyncThing) = (pod.resolve(provider), try await pod.resolve(asyncProvider))
+        for _ in 0..<3 {
+          let (again, asyncAgain) = (pod.resolve(provider), try await pod.resolve(asyncProvider))
+          precondition(again === thing && asyncAgain === asyncThing, "round \(round): another pod's instance")
+          let (firstAgain, firstAsyncAgain) = (first.resolve(provider), try await first.resolve(asyncProvider))
+          precondition(firstAgain === firstThing && firstAsyncAgain === firstAsync, "round \(round): the first's lost")
+        }
+        precondition(thing !== firstThing && asyncThing !== firstAsync, "round \(round): shared an instance")
+      }
+    }
+  }
+}
