@@ -57,7 +57,9 @@ extension Fetcher {
     // with the handle read in place (not copied out, retained and released).
     // The service outlives the resolution: once it is gone, the container
     // may drop its slot, which the read uses unretained.
-    if let value = store.publishedMainActorValueOnMainActor(bits: SlotKeyBits(serial: service.keySerial), as: T.self) {
+    if let value = store.publishedMainActorObjectValueOnMainActor(
+      serial: service.keySerial, life: service.keyLife, as: T.self)
+    {
       extendLifetime(service)
       return value
     }

@@ -87,7 +87,9 @@ extension SwiftPod {
     // with the handle read in place (not copied out, retained and released).
     // The provider outlives the resolution: once it is gone, the container
     // may drop its slot, which the read uses unretained.
-    if let value = store.publishedMainActorValueOnMainActor(bits: SlotKeyBits(serial: provider.keySerial), as: T.self) {
+    if let value = store.publishedMainActorObjectValueOnMainActor(
+      serial: provider.keySerial, life: provider.keyLife, as: T.self)
+    {
       extendLifetime(provider)
       return value
     }

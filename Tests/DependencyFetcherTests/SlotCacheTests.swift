@@ -26,4 +26,23 @@ struct SlotCacheTests {
       }
     }
   }
+
+  @Test("fetchers made one after another each keep their own instance of a main-actor service")
+  func fetchersComeAndGoOnTheMainActor() async {
+    await #expect(processExitsWith: .success) {
+      await MainActor.run {
+        let service = MainActorService { _ in Thing() }
+        var previous: Thing?
+        for round in 0..<100 {
+          let fetcher = Fetcher.createDefault()
+          let thing = fetcher.fetch(service)
+          for _ in 0..<3 {
+            precondition(fetcher.fetch(service) === thing, "round \(round): another fetcher's instance")
+          }
+          precondition(previous !== thing, "round \(round): a gone fetcher's instance")
+          previous = thing
+        }
+      }
+    }
+  }
 }

@@ -28,4 +28,24 @@ struct SlotCacheTests {
       }
     }
   }
+
+  @Test("pods that take turns with one main-actor provider each keep their own instance")
+  func podsTakeTurnsOnTheMainActor() async {
+    await #expect(processExitsWith: .success) {
+      await MainActor.run {
+        let provider = MainActorProvider { _ in Thing() }
+        let first = SwiftPod()
+        let firstThing = first.resolve(provider)
+        for round in 0..<100 {
+          let pod = SwiftPod()
+          let thing = pod.resolve(provider)
+          for _ in 0..<3 {
+            precondition(pod.resolve(provider) === thing, "round \(round): another pod's instance")
+            precondition(first.resolve(provider) === firstThing, "round \(round): the first pod lost its own")
+          }
+          precondition(thing !== firstThing, "round \(round): shared an instance")
+        }
+      }
+    }
+  }
 }

@@ -386,6 +386,24 @@ extension SlotStore {
 }
 
 extension SlotStore where Key == IdentityKey {
+  /// ``SlotStore/publishedMainActorValueOnMainActor(bits:as:)`` for the
+  /// object whose serial is `serial` and whose life is `life` (a SwiftPod
+  /// provider, a DependencyFetcher service), through its cached slot.
+  ///
+  /// ```swift
+  /// if let value = store.publishedMainActorObjectValueOnMainActor(
+  ///   serial: provider.keySerial, life: provider.keyLife, as: Router.self)
+  /// { return value }
+  /// ```
+  @inlinable @inline(__always) @MainActor
+  package func publishedMainActorObjectValueOnMainActor<V>(serial: UInt, life: KeyLife, as type: V.Type) -> V? {
+    guard let read = beginPublishedObjectRead(serial: serial, life: life, as: MainActorDependency<V>.self) else {
+      return nil
+    }
+    defer { read.end() }
+    return read.withBorrowed(\MainActorDependency<V>.state) { $0.published }
+  }
+
   /// The handle of the main-actor dependency that `object` (a SwiftPod
   /// provider, a DependencyFetcher service) stands for, kept with
   /// `lifetime`; `factory` builds its instance on the main actor.

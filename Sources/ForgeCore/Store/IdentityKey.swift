@@ -216,14 +216,25 @@ extension SlotStore where Key == IdentityKey {
   /// ```
   @inlinable @inline(__always)
   package func publishedAsyncObjectValue<V: Sendable>(serial: UInt, life: KeyLife, as type: V.Type) -> V? {
-    let thread = ResolutionContext.currentFast
-    guard thread.pointee.recordsNothing, Gates.isClearForThisTask,
-      let found = objectSlot(serial: serial, life: life, as: AsyncDependency<V>.self, in: thread),
-      let box = thread.pointee.beginRead(found.cell)
-    else { return nil }
-    let read = PublishedRead(box: box, thread: thread)
+    guard let read = beginPublishedObjectRead(serial: serial, life: life, as: AsyncDependency<V>.self) else {
+      return nil
+    }
     defer { read.end() }
     return read.withBorrowed(\AsyncDependency<V>.build) { $0.publishedValue() }
+  }
+
+  /// ``SlotStore/beginPublishedRead(bits:as:)`` for the object whose serial
+  /// is `serial` and whose life is `life`, through its cached slot
+  /// (``publishedObjectValue(serial:life:as:known:)``): for reads of a kept
+  /// handle in place.
+  @inlinable @inline(__always)
+  package func beginPublishedObjectRead<T>(serial: UInt, life: KeyLife, as type: T.Type) -> PublishedRead? {
+    let thread = ResolutionContext.currentFast
+    guard thread.pointee.recordsNothing, Gates.isClearForThisTask,
+      let found = objectSlot(serial: serial, life: life, as: T.self, in: thread),
+      let box = thread.pointee.beginRead(found.cell)
+    else { return nil }
+    return PublishedRead(box: box, thread: thread)
   }
 
   /// The slot of the object whose serial is `serial`, holding `T`s, when no
