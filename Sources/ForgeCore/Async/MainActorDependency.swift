@@ -370,25 +370,13 @@ extension SlotStore {
     guard MainActorIsolation.isCurrent else { return nil }
     return read.withBorrowed(\MainActorDependency<V>.state) { $0.published }
   }
-
-  /// ``publishedMainActorValue(bits:as:)`` for a caller isolated to the
-  /// main actor, which need not ask where it runs.
-  ///
-  /// ```swift
-  /// if let value = store.publishedMainActorValueOnMainActor(bits: bits, as: SettingsModel.self) { return value }
-  /// ```
-  @inlinable @inline(__always) @MainActor
-  package func publishedMainActorValueOnMainActor<V>(bits: SlotKeyBits?, as type: V.Type) -> V? {
-    guard let read = beginPublishedRead(bits: bits, as: MainActorDependency<V>.self) else { return nil }
-    defer { read.end() }
-    return read.withBorrowed(\MainActorDependency<V>.state) { $0.published }
-  }
 }
 
 extension SlotStore where Key == IdentityKey {
-  /// ``SlotStore/publishedMainActorValueOnMainActor(bits:as:)`` for the
+  /// ``SlotStore/publishedMainActorValue(bits:as:)`` for a caller isolated
+  /// to the main actor, which need not ask where it runs, reading the
   /// object whose serial is `serial` and whose life is `life` (a SwiftPod
-  /// provider, a DependencyFetcher service), through its cached slot.
+  /// provider, a DependencyFetcher service) through its cached slot.
   ///
   /// ```swift
   /// if let value = store.publishedMainActorObjectValueOnMainActor(

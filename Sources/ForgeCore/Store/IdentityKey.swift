@@ -80,14 +80,14 @@ package enum KeySerial {
     buffer.withUnsafeMutablePointerToElements { forge_counter_load($0 + 1) != 0 }
   }
 
-  /// Caches `slot`, the object's slot in the store whose serial is
+  /// Caches `found`, the object's slot in the store whose serial is
   /// `storeSerial`, unless a slot (of this store or another) is cached
   /// already: the first store to cache keeps the cache.
-  package func cache(_ slot: Unmanaged<AnySlot>, inStore storeSerial: UInt) {
+  package func cache(_ found: CachedSlot, inStore storeSerial: UInt) {
     buffer.withUnsafeMutablePointerToElements { words in
       guard forge_word_compare_exchange(words + 1, 0, -1) else { return }
-      words[2] = Int(bitPattern: UInt(bitPattern: slot.toOpaque()))
-      words[3] = Int(bitPattern: UInt(bitPattern: slot._withUnsafeGuaranteedRef { $0.cell }))
+      words[2] = found.slotBits
+      words[3] = found.cellBits
       // Published last: a reader that sees this serial sees the two words.
       forge_word_store_release(words + 1, Int(bitPattern: storeSerial))
     }
@@ -104,6 +104,12 @@ package enum KeySerial {
   init(slotBits: Int, cellBits: Int) {
     self.slotBits = slotBits
     self.cellBits = cellBits
+  }
+
+  /// The slot and cell a table entry holds.
+  @inlinable
+  init(_ entry: SlotTableEntry) {
+    self.init(slotBits: Int(bitPattern: entry.slot.toOpaque()), cellBits: Int(bitPattern: entry.cell))
   }
 
   @inlinable
@@ -251,20 +257,17 @@ extension SlotStore where Key == IdentityKey {
   ) -> CachedSlot? {
     guard overrideCount.value == 0, !thread.pointee.isCapturing else { return nil }
     if let cached = life.cachedSlot(inStore: self.serial) { return cached }
-    guard
-      let entry = SlotTable.entry(
-        in: tableCell, for: SlotKeyBits(serial: serial), comparingThird: false, emptiesEntries: true),
-      entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
-    else { return nil }
-    if !life.cachesASlot { cacheSlot(entry.slot, in: life) }
-    return CachedSlot(slotBits: Int(bitPattern: entry.words[0]), cellBits: Int(bitPattern: entry.words[4]))
+    guard let entry = typedEntry(bits: SlotKeyBits(serial: serial), as: T.self) else { return nil }
+    let found = CachedSlot(entry)
+    if !life.cachesASlot { cacheSlot(found, in: life) }
+    return found
   }
 
-  /// Caches `slot` in `life` for this store; out of line, as it happens
+  /// Caches `found` in `life` for this store; out of line, as it happens
   /// once per object.
   @usableFromInline @inline(never)
-  func cacheSlot(_ slot: Unmanaged<AnySlot>, in life: KeyLife) {
-    life.cache(slot, inStore: serial)
+  func cacheSlot(_ found: CachedSlot, in life: KeyLife) {
+    life.cache(found, inStore: serial)
   }
 
   /// ``resolveObject(serial:key:lifetime:name:factory:)`` after

@@ -33,10 +33,23 @@ extension SlotStore {
     guard overrideCount.value == 0,
       !thread.pointee.isCapturing,
       let bits,
-      let entry = SlotTable.entry(
-        in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
-        emptiesEntries: Key.self == IdentityKey.self),
-      entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
+      let entry = typedEntry(bits: bits, as: T.self)
+    else { return nil }
+    return entry
+  }
+
+  /// The published table's entry for `bits`, read without the lock.
+  @inlinable @inline(__always)
+  func tableEntry(bits: SlotKeyBits) -> SlotTableEntry? {
+    SlotTable.entry(
+      in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
+      emptiesEntries: Key.self == IdentityKey.self)
+  }
+
+  /// ``tableEntry(bits:)`` when its slot holds `T`s.
+  @inlinable @inline(__always)
+  func typedEntry<T>(bits: SlotKeyBits, as type: T.Type) -> SlotTableEntry? {
+    guard let entry = tableEntry(bits: bits), entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
     else { return nil }
     return entry
   }
@@ -135,12 +148,7 @@ extension SlotStore {
   ) throws -> T {
     let thread = ResolutionContext.currentFast
     var known: Unmanaged<AnySlot>?
-    if !thread.pointee.isCapturing, let bits,
-      let entry = SlotTable.entry(
-        in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
-        emptiesEntries: Key.self == IdentityKey.self),
-      entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
-    {
+    if !thread.pointee.isCapturing, let bits, let entry = typedEntry(bits: bits, as: T.self) {
       let slot = entry.slot
       known = slot
       if thread.pointee.recordsNothing, Gates.activeOverrideScopes.value == 0 {

@@ -183,9 +183,7 @@ extension SlotStore {
     guard unresolvedRegistrationCount.value == 0, Gates.activeOverrideScopes.value == 0,
       !thread.pointee.isCapturing, let bits = key.identityBits
     else { return false }
-    return SlotTable.entry(
-      in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
-      emptiesEntries: Key.self == IdentityKey.self) == nil
+    return tableEntry(bits: bits) == nil
   }
 
   /// ``resolveRegistered(_:as:bind:)`` for a key this thread does not know yet,
