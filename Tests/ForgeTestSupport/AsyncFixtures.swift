@@ -70,7 +70,7 @@ package final class AsyncFactory: Sendable {
     Thing, any Error
   >] {
     async let opened: Void = {
-      while self.entered.count < count { await Task.yield() }
+      await yield(until: self.entered.count >= count)
       // Let the last readers reach their wait.
       try? await Task.sleep(for: .milliseconds(20))
       self.gate.open()
@@ -101,6 +101,24 @@ package func summary(_ results: [Result<Thing, any Error>]) -> (instances: Int, 
   return (instances, errors)
 }
 
+/// Yields until `condition` holds or the calling task is cancelled (as a
+/// test's time limit cancels it): a wait that never ends then ends the
+/// test with what it found instead of hanging the run.
+package func yield(until condition: @autoclosure () -> Bool) async {
+  while !condition(), !Task.isCancelled { await Task.yield() }
+}
+
+/// `task`'s result; cancels `task` when the calling task is cancelled (as a
+/// test's time limit cancels it), since an unstructured task is not
+/// cancelled with its creator.
+package func result<T: Sendable>(of task: Task<T, any Error>) async -> Result<T, any Error> {
+  await withTaskCancellationHandler {
+    await task.result
+  } onCancel: {
+    task.cancel()
+  }
+}
+
 /// `body`'s value or error.
 package func attempt<T: Sendable>(_ body: @Sendable () async throws -> T) async -> Result<T, any Error> {
   do { return .success(try await body()) } catch { return .failure(error) }
@@ -118,14 +136,14 @@ package enum AsyncScenario {
   ) async -> (cancelled: Result<Thing, any Error>, kept: Result<Thing, any Error>, later: Result<Thing, any Error>) {
     let cancelled = Task { try await read() }
     let kept = Task { try await read() }
-    while factory.builds.count == 0 { await Task.yield() }
+    await yield(until: factory.builds.count > 0)
     // Both waits are registered before the cancellation matters: a task
     // cancelled before it waits is refused at once, which the test accepts.
     try? await Task.sleep(for: .milliseconds(20))
     cancelled.cancel()
-    let cancelledResult = await cancelled.result
+    let cancelledResult = await result(of: cancelled)
     factory.gate.open()
-    let keptResult = await kept.result
+    let keptResult = await result(of: kept)
     return (cancelledResult, keptResult, await attempt(read))
   }
 
@@ -136,9 +154,9 @@ package enum AsyncScenario {
     _ read: @escaping @Sendable () async throws -> Thing
   ) async -> (cancelled: Result<Thing, any Error>, later: Result<Thing, any Error>) {
     let only = Task { try await read() }
-    while factory.builds.count == 0 { await Task.yield() }
+    await yield(until: factory.builds.count > 0)
     only.cancel()
-    let cancelled = await only.result
+    let cancelled = await result(of: only)
     return (cancelled, await attempt(read))
   }
 

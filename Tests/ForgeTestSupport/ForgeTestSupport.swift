@@ -86,8 +86,9 @@ package final class Signal: Sendable {
   package var isRaised: Bool { raised.current }
 }
 
-/// A real operating-system thread running `body`; ``join()`` returns once
-/// the thread has ended, its thread-local destructors included.
+/// A real operating-system thread running `body`; ``join(within:)``
+/// returns once the thread has ended, its thread-local destructors
+/// included.
 package final class RealThread: @unchecked Sendable {
   // @unchecked: `thread` is written once, before any other thread can see
   // the object, and read only by `join`.
@@ -96,10 +97,18 @@ package final class RealThread: @unchecked Sendable {
   #else
     private var thread = pthread_t()
   #endif
+  /// Raised when `body` returns.
+  private let ended = Signal()
 
   /// Starts `body` on a new thread.
   package init(_ body: @escaping @Sendable () -> Void) {
-    let box = Unmanaged.passRetained(Body(body)).toOpaque()
+    let ended = ended
+    let box = Unmanaged.passRetained(
+      Body {
+        body()
+        ended.raise()
+      }
+    ).toOpaque()
     #if canImport(Darwin)
       let status = pthread_create(
         &thread, nil,
@@ -118,8 +127,14 @@ package final class RealThread: @unchecked Sendable {
     precondition(status == 0, "pthread_create failed: \(status)")
   }
 
-  /// Waits for the thread to end.
-  package func join() {
+  /// Waits for the thread to end. A thread still running after `seconds`
+  /// (longer than any suite's time limit) is taken for a deadlock: the test
+  /// process stops with a message instead of hanging the run, which a
+  /// time limit cannot end while a thread is blocked here.
+  package func join(within seconds: Double = 660) {
+    if !ended.wait(seconds: seconds) {
+      fatalError("a test thread was still running after \(Int(seconds)) s: a deadlock?")
+    }
     #if canImport(Darwin)
       pthread_join(thread!, nil)
     #else
