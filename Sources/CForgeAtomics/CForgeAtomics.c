@@ -13,7 +13,7 @@
 #endif
 
 int forge_asymmetric_fences = 0;
-_Thread_local void *forge_thread_state = 0;
+_Thread_local void *forge_thread_state FORGE_THREAD_STATE_TLS_MODEL = 0;
 __attribute__((aligned(128))) intptr_t forge_gate_words[16];
 
 #if defined(__linux__)

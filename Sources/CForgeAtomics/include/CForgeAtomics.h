@@ -77,7 +77,20 @@ static inline void *_Nullable forge_exchange_seq_cst(void *_Nullable *_Nonnull c
 // lazily initialised pthread key adds a swift_once check. ForgeCore sets it
 // when it creates the state and clears it in the pthread key destructor that
 // releases the state when the thread ends.
-extern _Thread_local void *_Nullable forge_thread_state;
+//
+// On ELF platforms it uses the initial-exec model: the default model for a
+// variable another module may define reads it through a call to
+// __tls_get_addr, which the linker rewrites into a load but which the
+// compiler has already treated as a call, saving registers around it and
+// giving every cached hit a stack frame. Initial-exec reads it from the
+// thread pointer at a fixed offset. A library loaded with dlopen takes
+// this word from the static TLS surplus glibc keeps for such variables.
+#if defined(__ELF__)
+#define FORGE_THREAD_STATE_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#else
+#define FORGE_THREAD_STATE_TLS_MODEL
+#endif
+extern _Thread_local void *_Nullable forge_thread_state FORGE_THREAD_STATE_TLS_MODEL;
 
 static inline void *_Nullable forge_get_thread_state(void) { return forge_thread_state; }
 
