@@ -160,8 +160,11 @@ MAIN_ACTOR_HIT_MALLOCS = {"forge": 0, "forgeinject": 0, "swiftpod": 0, "fetcher"
 # What remains above the plain hit is one task-local read. CI holds each
 # dialect to its level (today's count + 3 %), with no malloc. SwiftPod's and
 # DependencyFetcher's lowered (from 413, 425) when their providers and
-# services cached their slot (386, 397).
-HIT_WHILE_ASYNC_BUILDS_LEVEL = {"forge": 413, "forgeinject": 430, "swiftpod": 398, "fetcher": 409}
+# services cached their slot (386, 397). Raised (to 427, 430) when their
+# hit became a function with no frame of its own (hits 184 -> 179 and
+# 195 -> 190): a raised gate is now left to the out-of-line miss, whose
+# frame this scenario pays (414, 417).
+HIT_WHILE_ASYNC_BUILDS_LEVEL = {"forge": 413, "forgeinject": 430, "swiftpod": 427, "fetcher": 430}
 # Issue 12: recording and tracing cost nothing when off. Instruction counts
 # are exact, but a hit-off process did more before its loop (a validation,
 # a graph); the counts are per operation, so the bound is the hit itself

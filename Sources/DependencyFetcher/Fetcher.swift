@@ -33,31 +33,27 @@ public final class Fetcher: Sendable {
   @inlinable
   public func fetch<T>(_ service: Service<T>) -> T {
     // Inlinable: the caller's call specialises the engine's common cases
-    // for its `T`. The hit is read here; everything else is one call with
-    // two arguments, so that the hit needs only a small frame. The service
-    // outlives the read: once it is gone, the fetcher may drop its slot,
-    // which the engine reads unretained.
+    // for its `T`. The hit is read here and ends with a jump, to the copy
+    // or to the miss (one call with two arguments), so that it needs no
+    // frame. The service outlives the read: once it is gone, the fetcher may
+    // drop its slot, which the engine reads unretained.
     defer { withExtendedLifetime(service) {} }
-    var known: Unmanaged<AnySlot>?
-    if let value = store.publishedObjectValue(
-      serial: service.keySerial, life: service.keyLife, as: T.self, known: &known)
-    {
-      return value
+    return store.resolveCachedObject(serial: service.keySerial, life: service.keyLife, as: T.self) { miss in
+      fetchMissed(service, miss)
     }
-    return fetchMissed(service, known: known)
   }
 
-  /// ``fetch(_:)`` past the published read: `known` is the slot the
-  /// fetcher holds for `service`, if the read found it.
+  /// ``fetch(_:)`` past the cached read: `miss` says what the read learnt.
   @inlinable @inline(never)
-  func fetchMissed<T>(_ service: Service<T>, known: Unmanaged<AnySlot>?) -> T {
+  func fetchMissed<T>(_ service: Service<T>, _ miss: ObjectReadMiss) -> T {
     do {
       // The service outlives the fetch: once it is gone, the fetcher may
       // drop its slot, which the engine uses unretained.
       defer { withExtendedLifetime(service) {} }
       return try store.resolveObjectMissed(
-        known,
+        miss,
         serial: service.keySerial,
+        life: service.keyLife,
         key: IdentityKey(service),
         lifetime: .singleton,
         name: service.name

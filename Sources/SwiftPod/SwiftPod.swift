@@ -25,31 +25,28 @@ public final class SwiftPod: ProviderResolver {
   @inlinable
   public func resolve<T>(_ provider: Provider<T>) -> T {
     // Inlinable: the caller's call specialises the engine's common cases
-    // for its `T`. The hit is read here; everything else is one call with
-    // two arguments, so that the hit needs only a small frame. The provider
-    // outlives the read: once it is gone, the pod may drop its slot, which
-    // the engine reads unretained.
+    // for its `T`. The hit is read here and ends with a jump, to the copy
+    // or to the miss (one call with two arguments), so that it needs no
+    // frame. The provider outlives the read: once it is gone, the pod may
+    // drop its slot, which the engine reads unretained.
     defer { withExtendedLifetime(provider) {} }
-    var known: Unmanaged<AnySlot>?
-    if let value = store.publishedObjectValue(
-      serial: provider.keySerial, life: provider.keyLife, as: T.self, known: &known)
-    {
-      return value
+    return store.resolveCachedObject(serial: provider.keySerial, life: provider.keyLife, as: T.self) { miss in
+      resolveMissed(provider, miss)
     }
-    return resolveMissed(provider, known: known)
   }
 
-  /// ``resolve(_:)-(Provider<T>)`` past the published read: `known` is
-  /// the slot the read found, if any.
+  /// ``resolve(_:)-(Provider<T>)`` past the cached read: `miss` says what
+  /// the read learnt.
   @inlinable @inline(never)
-  func resolveMissed<T>(_ provider: Provider<T>, known: Unmanaged<AnySlot>?) -> T {
+  func resolveMissed<T>(_ provider: Provider<T>, _ miss: ObjectReadMiss) -> T {
     do {
       // The provider outlives the resolution: once it is gone, the pod may
       // drop its slot, which the engine uses unretained.
       defer { withExtendedLifetime(provider) {} }
       return try store.resolveObjectMissed(
-        known,
+        miss,
         serial: provider.keySerial,
+        life: provider.keyLife,
         key: IdentityKey(provider),
         lifetime: provider.lifetime,
         name: provider.name

@@ -71,6 +71,74 @@ struct CachedSlotTests {
     }
   }
 
+  @Test("the cached read hits only through this store's cached slot, and tells its miss what it learnt")
+  func cachedReadMisses() async {
+    // In a process of its own: a parallel test's scope raises the gate,
+    // which sends every read the long way.
+    await #expect(processExitsWith: .success) {
+      let key = TestKeyObject()
+      let store = SlotStore<IdentityKey>()
+      var misses: [String] = []
+      func resolve(_ store: SlotStore<IdentityKey>, _ label: String) -> Thing {
+        store.resolveCachedObject(serial: key.keySerial, life: key.keyLife, as: Thing.self) { miss in
+          switch miss {
+          case .general: misses.append("general")
+          case .unread: misses.append("unread")
+          case .cached: misses.append("cached")
+          }
+          return try! store.resolveObjectMissed(
+            miss, serial: key.keySerial, life: key.keyLife, key: IdentityKey(key), lifetime: .singleton,
+            name: "thing"
+          ) { Thing(label) }
+        }
+      }
+      // Built on the first read, cached in the key's life by the second
+      // (the table read), served from the cache by the third.
+      let built = resolve(store, "first")
+      precondition(resolve(store, "again") === built)
+      precondition(resolve(store, "again") === built)
+      precondition(misses == ["unread", "unread"], "misses: \(misses)")
+      precondition(key.keyLife.cachedSlot(inStore: store.serial) != nil, "nothing was cached")
+
+      // Another store is never served the cached slot: it reads the table.
+      misses = []
+      let other = SlotStore<IdentityKey>()
+      let otherThing = resolve(other, "other")
+      precondition(otherThing !== built && otherThing.label == "other")
+      precondition(resolve(other, "other") === otherThing)
+      precondition(misses == ["unread", "unread"], "misses: \(misses)")
+
+      // A container-wide override sends the read to the general path,
+      // which serves it; once it is removed, the cache serves again.
+      misses = []
+      let mock = Thing("mock")
+      store.setOverride(IdentityKey(key), name: "thing") { mock }
+      precondition(resolve(store, "again") === mock, "the override was not served")
+      precondition(misses == ["general"], "misses: \(misses)")
+      store.removeOverride(IdentityKey(key))
+      misses = []
+      precondition(resolve(store, "again") === built)
+      precondition(misses.isEmpty, "misses: \(misses)")
+
+      // A transient's slot is cached too; its instance is never kept, so
+      // every read misses with the cached slot, and builds.
+      let transientKey = TestKeyObject()
+      var transientMisses: [String] = []
+      func resolveTransient() -> Thing {
+        store.resolveCachedObject(serial: transientKey.keySerial, life: transientKey.keyLife, as: Thing.self) { miss in
+          if case .cached = miss { transientMisses.append("cached") } else { transientMisses.append("other") }
+          return try! store.resolveObjectMissed(
+            miss, serial: transientKey.keySerial, life: transientKey.keyLife, key: IdentityKey(transientKey),
+            lifetime: .transient, name: "transient"
+          ) { Thing() }
+        }
+      }
+      let transients = (0..<4).map { _ in resolveTransient() }
+      precondition(Set(transients.map(ObjectIdentifier.init)).count == 4, "a transient was kept")
+      precondition(transientMisses.suffix(2) == ["cached", "cached"], "misses: \(transientMisses)")
+    }
+  }
+
   @Test("threads reading one object in stores they make and drop each get their own store's instance, built once")
   func storesComeAndGoOnThreads() {
     let key = TestKeyObject()

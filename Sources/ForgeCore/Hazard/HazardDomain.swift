@@ -128,6 +128,12 @@ package enum ThreadRecords {
     return box.assumingMemoryBound(to: T.self).pointee
   }
 
+  /// ``take(_:)`` in a function of its own, for a hit that ends with it:
+  /// the hit then calls it last (a jump), and needs no frame of its own to
+  /// keep the read across the copy's retain.
+  @inlinable @inline(never)
+  package func takeInFrameOfItsOwn<T>(_ type: T.Type) -> T { take(T.self) }
+
   /// Lends `body` the object that the instance (a `T`) holds in `field`,
   /// without copying it out (a retain and a release): the read keeps the
   /// instance, and so the object, while `body` runs. Does not end the read.

@@ -123,6 +123,21 @@ package enum KeySerial {
   }
 }
 
+/// Why ``SlotStore/resolveCachedObject(serial:life:as:missed:)`` missed.
+@usableFromInline package enum ObjectReadMiss {
+  /// An override or a capture applies, or the thread has no state yet:
+  /// the general path.
+  case general
+  /// A gate is raised (it may be raised for other tasks only), or the
+  /// object's life caches no slot of this store (the table may hold one):
+  /// the read the long way, ``SlotStore/publishedObjectValue(serial:life:as:known:)``.
+  case unread
+  /// The object's life caches this store's slot, whose instance could not
+  /// be read here (none kept, or a build in progress records what it
+  /// reads).
+  case cached
+}
+
 /// A slot key that stands for an object, for dialects whose keys are
 /// objects (SwiftPod's providers, DependencyFetcher's services).
 ///
@@ -208,6 +223,60 @@ extension SlotStore where Key == IdentityKey {
     }
     known = found.slot
     return nil
+  }
+
+  /// Resolves the object whose serial is `serial` and whose life is
+  /// `life` from the slot its life caches for this store, as
+  /// ``publishedObjectValue(serial:life:as:known:)`` does, and calls
+  /// `missed` with what it learnt whenever it cannot: no table lookup and
+  /// nothing kept across a call, so that a hit needs no frame, ending with
+  /// the copy (a jump to ``PublishedRead/takeInFrameOfItsOwn(_:)``) or with
+  /// `missed`.
+  ///
+  /// ```swift
+  /// store.resolveCachedObject(serial: provider.keySerial, life: provider.keyLife, as: T.self) { miss in
+  ///   resolveMissed(provider, miss)
+  /// }
+  /// ```
+  @inlinable @inline(__always)
+  package func resolveCachedObject<T>(
+    serial: UInt,
+    life: KeyLife,
+    as type: T.Type,
+    missed: (ObjectReadMiss) -> T
+  ) -> T {
+    guard Gates.areDown, let found = life.cachedSlot(inStore: self.serial) else { return missed(.unread) }
+    guard let thread = ResolutionContext.currentFastIfMade, overrideCount.value == 0, !thread.pointee.isCapturing
+    else { return missed(.general) }
+    guard thread.pointee.recordsNothing, let box = thread.pointee.beginRead(found.cell) else {
+      return missed(.cached)
+    }
+    return PublishedRead(box: box, thread: thread).takeInFrameOfItsOwn(T.self)
+  }
+
+  /// ``resolveObjectMissed(_:serial:key:lifetime:name:factory:)`` after
+  /// ``resolveCachedObject(serial:life:as:missed:)`` missed: an object
+  /// whose life caches another store's slot, or none yet, is read from the
+  /// table first (``publishedObjectValue(serial:life:as:known:)``).
+  @inlinable @inline(__always)
+  package func resolveObjectMissed<T>(
+    _ miss: ObjectReadMiss,
+    serial: UInt,
+    life: KeyLife,
+    key: @autoclosure () -> IdentityKey,
+    lifetime: @autoclosure () -> Lifetime,
+    name: @autoclosure () -> String,
+    factory: () throws -> T
+  ) throws -> T {
+    var known: Unmanaged<AnySlot>?
+    switch miss {
+    case .general: break
+    case .cached: known = life.cachedSlot(inStore: self.serial)?.slot
+    case .unread:
+      if let value = publishedObjectValue(serial: serial, life: life, as: T.self, known: &known) { return value }
+    }
+    return try resolveObjectMissed(
+      known, serial: serial, key: key(), lifetime: lifetime(), name: name(), factory: factory)
   }
 
   /// The instance published by the async handle kept for the object whose
