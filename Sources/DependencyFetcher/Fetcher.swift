@@ -50,7 +50,7 @@ public final class Fetcher: Sendable {
       // The service outlives the fetch: once it is gone, the fetcher may
       // drop its slot, which the engine uses unretained.
       defer { withExtendedLifetime(service) {} }
-      return try store.resolveObjectMissed(
+      return try store.resolveCachedObjectMissed(
         miss,
         serial: service.keySerial,
         life: service.keyLife,

@@ -43,7 +43,7 @@ public final class SwiftPod: ProviderResolver {
       // The provider outlives the resolution: once it is gone, the pod may
       // drop its slot, which the engine uses unretained.
       defer { withExtendedLifetime(provider) {} }
-      return try store.resolveObjectMissed(
+      return try store.resolveCachedObjectMissed(
         miss,
         serial: provider.keySerial,
         life: provider.keyLife,

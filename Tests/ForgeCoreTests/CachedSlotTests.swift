@@ -86,7 +86,7 @@ struct CachedSlotTests {
           case .unread: misses.append("unread")
           case .cached: misses.append("cached")
           }
-          return try! store.resolveObjectMissed(
+          return try! store.resolveCachedObjectMissed(
             miss, serial: key.keySerial, life: key.keyLife, key: IdentityKey(key), lifetime: .singleton,
             name: "thing"
           ) { Thing(label) }
@@ -127,7 +127,7 @@ struct CachedSlotTests {
       func resolveTransient() -> Thing {
         store.resolveCachedObject(serial: transientKey.keySerial, life: transientKey.keyLife, as: Thing.self) { miss in
           if case .cached = miss { transientMisses.append("cached") } else { transientMisses.append("other") }
-          return try! store.resolveObjectMissed(
+          return try! store.resolveCachedObjectMissed(
             miss, serial: transientKey.keySerial, life: transientKey.keyLife, key: IdentityKey(transientKey),
             lifetime: .transient, name: "transient"
           ) { Thing() }

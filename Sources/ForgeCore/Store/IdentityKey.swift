@@ -175,8 +175,8 @@ extension SlotStore where Key == IdentityKey {
   ///
   /// Everything inlined, for a caller that is out of line itself (a
   /// main-actor dependency's handle). A dialect's entry point reads with
-  /// ``SlotStore/publishedValue(bits:as:known:)`` and calls a miss of its
-  /// own, so that the hit keeps a small frame.
+  /// ``resolveCachedObject(serial:life:as:missed:)``, whose hit needs no
+  /// frame, and calls a miss of its own.
   @inlinable @inline(__always)
   package func resolveObject<T>(
     serial: UInt,
@@ -255,11 +255,12 @@ extension SlotStore where Key == IdentityKey {
   }
 
   /// ``resolveObjectMissed(_:serial:key:lifetime:name:factory:)`` after
-  /// ``resolveCachedObject(serial:life:as:missed:)`` missed: an object
+  /// ``resolveCachedObject(serial:life:as:missed:)`` missed (`miss` is
+  /// what it learnt): an object
   /// whose life caches another store's slot, or none yet, is read from the
   /// table first (``publishedObjectValue(serial:life:as:known:)``).
   @inlinable @inline(__always)
-  package func resolveObjectMissed<T>(
+  package func resolveCachedObjectMissed<T>(
     _ miss: ObjectReadMiss,
     serial: UInt,
     life: KeyLife,
