@@ -256,9 +256,15 @@ extension SlotStore where Key == IdentityKey {
 
   /// ``resolveObjectMissed(_:serial:key:lifetime:name:factory:)`` after
   /// ``resolveCachedObject(serial:life:as:missed:)`` missed (`miss` is
-  /// what it learnt): an object
-  /// whose life caches another store's slot, or none yet, is read from the
-  /// table first (``publishedObjectValue(serial:life:as:known:)``).
+  /// what it learnt): an object whose life caches another store's slot, or
+  /// none yet, is read from the table first
+  /// (``publishedObjectValue(serial:life:as:known:)``).
+  ///
+  /// ```swift
+  /// return try store.resolveCachedObjectMissed(
+  ///   miss, serial: provider.keySerial, life: provider.keyLife, key: IdentityKey(provider),
+  ///   lifetime: provider.lifetime, name: provider.name) { provider.builder(self) }
+  /// ```
   @inlinable @inline(__always)
   package func resolveCachedObjectMissed<T>(
     _ miss: ObjectReadMiss,
