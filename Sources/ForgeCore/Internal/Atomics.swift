@@ -91,12 +91,6 @@ import CForgeAtomics
     return raised == 0 || isRaisedOnlyForOtherTasks(raised)
   }
 
-  /// Whether no gate is raised at all: the first answer of
-  /// ``isClearForThisTask`` alone, for a hit that calls nothing before its
-  /// last jump and leaves the second answer to its miss.
-  @inlinable @inline(__always)
-  package static var areDown: Bool { activeOverrideScopes.value == 0 }
-
   /// The second answer of ``isClearForThisTask``, out of line, for the gate
   /// as it was `raised`: no scope is live anywhere (this task's own would
   /// be counted: it raised the gate before it ran anything), and the

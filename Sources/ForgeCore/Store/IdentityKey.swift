@@ -201,12 +201,17 @@ extension SlotStore where Key == IdentityKey {
   /// A slot's instances never change type, so a cached slot needs no type
   /// check: the table's was made when it was cached.
   ///
+  /// The long read of ``resolveCachedObjectMissed(_:serial:life:key:lifetime:name:factory:)``
+  /// (a raised gate, or a slot not cached for this store).
+  ///
   /// ```swift
   /// var known: Unmanaged<AnySlot>?
   /// if let value = store.publishedObjectValue(serial: provider.keySerial, life: provider.keyLife, as: T.self, known: &known) {
   ///   return value
   /// }
-  /// return resolveMissed(provider, known: known)
+  /// return try store.resolveObjectMissed(
+  ///   known, serial: provider.keySerial, key: IdentityKey(provider), lifetime: provider.lifetime,
+  ///   name: provider.name) { provider.builder(self) }
   /// ```
   @inlinable @inline(__always)
   package func publishedObjectValue<T>(
@@ -245,7 +250,11 @@ extension SlotStore where Key == IdentityKey {
     as type: T.Type,
     missed: (ObjectReadMiss) -> T
   ) -> T {
-    guard Gates.areDown, let found = life.cachedSlot(inStore: self.serial) else { return missed(.unread) }
+    // The gate word alone, as the engine's other lock-free checks read it:
+    // whether a raised gate concerns this task is asked by the miss.
+    guard Gates.activeOverrideScopes.value == 0, let found = life.cachedSlot(inStore: self.serial) else {
+      return missed(.unread)
+    }
     guard let thread = ResolutionContext.currentFastIfMade, overrideCount.value == 0, !thread.pointee.isCapturing
     else { return missed(.general) }
     guard thread.pointee.recordsNothing, let box = thread.pointee.beginRead(found.cell) else {
