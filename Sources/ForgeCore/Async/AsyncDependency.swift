@@ -189,13 +189,24 @@ extension SlotStore {
   /// ```
   @inlinable @inline(__always)
   package func publishedAsyncValue<V: Sendable>(bits: SlotKeyBits?, as type: V.Type) -> V? {
-    guard let read = beginPublishedRead(bits: bits, as: AsyncDependency<V>.self) else { return nil }
-    defer { read.end() }
-    // The read checked the gates already (its `knownEntry`): the build's
-    // published instance, without ``AsyncDependency/publishedValue``'s
-    // second check, which asks the task again while another task's async
-    // build runs.
-    return read.withBorrowed(\AsyncDependency<V>.build) { $0.publishedValue() }
+    beginPublishedRead(bits: bits, as: AsyncDependency<V>.self)?.takeAsyncPublished(V.self)
+  }
+}
+
+extension PublishedRead {
+  /// The instance published by the async handle this read found, read in
+  /// place (the handle is not copied out); ends the read.
+  ///
+  /// ```swift
+  /// beginPublishedRead(bits: bits, as: AsyncDependency<V>.self)?.takeAsyncPublished(V.self)
+  /// ```
+  @inlinable @inline(__always)
+  package func takeAsyncPublished<V: Sendable>(_ type: V.Type) -> V? {
+    defer { end() }
+    // The read checked the gates already: the build's published instance,
+    // without ``AsyncDependency/publishedValue``'s second check, which asks
+    // the task again while another task's async build runs.
+    return withBorrowed(\AsyncDependency<V>.build) { $0.publishedValue() }
   }
 }
 

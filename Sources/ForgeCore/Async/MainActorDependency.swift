@@ -137,6 +137,19 @@ extension PublishedRead {
     defer { end() }
     return withBorrowed(\MainActorDependency<V>.state) { MainActorDependency(state: $0, factory: factory) }
   }
+
+  /// The instance published by the main-actor handle this read found, read
+  /// in place (the handle is not copied out); ends the read. The caller
+  /// knows it runs on the main actor.
+  ///
+  /// ```swift
+  /// beginPublishedRead(bits: bits, as: MainActorDependency<V>.self)?.takeMainActorPublished(V.self)
+  /// ```
+  @inlinable @inline(__always)
+  package func takeMainActorPublished<V>(_ type: V.Type) -> V? {
+    defer { end() }
+    return withBorrowed(\MainActorDependency<V>.state) { $0.published }
+  }
 }
 
 extension MainActorDependency: AsyncBuiltHandle {
@@ -366,9 +379,11 @@ extension SlotStore {
   @inlinable @inline(__always)
   package func publishedMainActorValue<V>(bits: SlotKeyBits?, as type: V.Type) -> V? {
     guard let read = beginPublishedRead(bits: bits, as: MainActorDependency<V>.self) else { return nil }
-    defer { read.end() }
-    guard MainActorIsolation.isCurrent else { return nil }
-    return read.withBorrowed(\MainActorDependency<V>.state) { $0.published }
+    guard MainActorIsolation.isCurrent else {
+      read.end()
+      return nil
+    }
+    return read.takeMainActorPublished(V.self)
   }
 }
 
@@ -385,11 +400,8 @@ extension SlotStore where Key == IdentityKey {
   /// ```
   @inlinable @inline(__always) @MainActor
   package func publishedMainActorObjectValueOnMainActor<V>(serial: UInt, life: KeyLife, as type: V.Type) -> V? {
-    guard let read = beginPublishedObjectRead(serial: serial, life: life, as: MainActorDependency<V>.self) else {
-      return nil
-    }
-    defer { read.end() }
-    return read.withBorrowed(\MainActorDependency<V>.state) { $0.published }
+    beginPublishedObjectRead(serial: serial, life: life, as: MainActorDependency<V>.self)?
+      .takeMainActorPublished(V.self)
   }
 
   /// The handle of the main-actor dependency that `object` (a SwiftPod

@@ -307,11 +307,7 @@ extension SlotStore where Key == IdentityKey {
   /// ```
   @inlinable @inline(__always)
   package func publishedAsyncObjectValue<V: Sendable>(serial: UInt, life: KeyLife, as type: V.Type) -> V? {
-    guard let read = beginPublishedObjectRead(serial: serial, life: life, as: AsyncDependency<V>.self) else {
-      return nil
-    }
-    defer { read.end() }
-    return read.withBorrowed(\AsyncDependency<V>.build) { $0.publishedValue() }
+    beginPublishedObjectRead(serial: serial, life: life, as: AsyncDependency<V>.self)?.takeAsyncPublished(V.self)
   }
 
   /// ``SlotStore/beginPublishedRead(bits:as:)`` for the object whose serial
