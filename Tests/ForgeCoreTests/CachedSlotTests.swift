@@ -5,7 +5,7 @@ import Testing
 @Suite("An object key's cached slot", .timeLimit(.minutes(1)))
 struct CachedSlotTests {
   @Test(
-    "the first store that reads an object's slot caches it; other stores, and stores made later, are served their own")
+    "the first store that reads an object's slot caches it while it lives; other stores are served their own")
   func cachedForOneStore() async {
     // In a process of its own: a parallel test's scope would send reads to
     // the lock, and the cache is filled and used by the lock-free read.
@@ -29,13 +29,29 @@ struct CachedSlotTests {
         precondition(key.keyLife.cachedSlot(inStore: second.serial) == nil, "the first store's cache was replaced")
         precondition(read(first) === firstThing)
       }
-      // Stores made once the cached one is gone (at its address, often)
-      // never use its cache: a store's serial is never reused.
+      // Once the store that cached is gone, the next store to read the
+      // object caches its own slot (a short-lived pod would otherwise leave
+      // the app's pod the table read).
+      // A store made at the gone one's address is never served its slot:
+      // serials are never reused, and the cache went with the store.
       for round in 0..<200 {
         let store = SlotStore<IdentityKey>()
         let thing = try store.resolve(IdentityKey(key), lifetime: .singleton, name: "thing") { Thing("\(round)") }
         precondition(read(store) === thing, "round \(round): served another store's instance")
+        precondition(
+          key.keyLife.cachedSlot(inStore: store.serial) != nil,
+          "round \(round): the cache stayed with a store that is gone")
+        precondition(read(store) === thing, "round \(round): the cached slot served another instance")
       }
+      // While the store that cached lives, it keeps the cache.
+      let keeper = SlotStore<IdentityKey>()
+      let kept = try keeper.resolve(IdentityKey(key), lifetime: .singleton, name: "thing") { Thing("keeper") }
+      precondition(read(keeper) === kept)
+      let other = SlotStore<IdentityKey>()
+      let otherThing = try other.resolve(IdentityKey(key), lifetime: .singleton, name: "thing") { Thing("other") }
+      precondition(read(other) === otherThing)
+      precondition(key.keyLife.cachedSlot(inStore: other.serial) == nil, "a live store's cache was taken over")
+      precondition(key.keyLife.cachedSlot(inStore: keeper.serial) != nil, "a live store lost its cache")
     }
   }
 

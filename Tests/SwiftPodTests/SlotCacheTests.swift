@@ -29,6 +29,38 @@ struct SlotCacheTests {
     }
   }
 
+  @Test("when the pod whose read cached a provider's slot goes, a pod still reading it keeps its own instance")
+  func cacheMovesOn() async {
+    await #expect(processExitsWith: .success) {
+      let provider = Provider { _ in Thing() }
+      let asyncProvider = AsyncProvider { _ in Thing() }
+      // A short-lived pod (a test's, a tool's) reads first and caches
+      // the slot; the app's pod reads the table meanwhile, then takes the
+      // cache over once the short-lived one is gone.
+      let app = SwiftPod()
+      var appThings: (Thing, Thing)?
+      for round in 0..<100 {
+        let shortLived = SwiftPod()
+        let (thing, asyncThing) = (shortLived.resolve(provider), try await shortLived.resolve(asyncProvider))
+        let (again, asyncAgain) = (shortLived.resolve(provider), try await shortLived.resolve(asyncProvider))
+        precondition(again === thing && asyncAgain === asyncThing, "round \(round): the short-lived pod's lost")
+        let (appThing, appAsync) = (app.resolve(provider), try await app.resolve(asyncProvider))
+        if let appThings {
+          precondition(appThing === appThings.0 && appAsync === appThings.1, "round \(round): the app pod's lost")
+        }
+        precondition(appThing !== thing && appAsync !== asyncThing, "round \(round): shared an instance")
+        appThings = (appThing, appAsync)
+      }
+      // The last short-lived pod is gone: reads in the app's pod, first
+      // through the table and then through the cache, serve its own.
+      for _ in 0..<3 {
+        precondition(app.resolve(provider) === appThings?.0, "the app pod's instance was lost")
+        let asyncAgain = try await app.resolve(asyncProvider)
+        precondition(asyncAgain === appThings?.1, "the app pod's async instance was lost")
+      }
+    }
+  }
+
   @Test("pods that take turns with one main-actor provider each keep their own instance")
   func podsTakeTurnsOnTheMainActor() async {
     await #expect(processExitsWith: .success) {

@@ -82,7 +82,8 @@ package enum KeySerial {
 
   /// Caches `found`, the object's slot in the store whose serial is
   /// `storeSerial`, unless a slot (of this store or another) is cached
-  /// already: the first store to cache keeps the cache.
+  /// already: the store that caches first keeps the cache for as long as
+  /// it lives (``uncache(inStore:)``).
   package func cache(_ found: CachedSlot, inStore storeSerial: UInt) {
     buffer.withUnsafeMutablePointerToElements { words in
       guard forge_word_compare_exchange(words + 1, 0, -1) else { return }
@@ -90,6 +91,26 @@ package enum KeySerial {
       words[3] = found.cellBits
       // Published last: a reader that sees this serial sees the two words.
       forge_word_store_release(words + 1, Int(bitPattern: storeSerial))
+    }
+  }
+
+  /// Gives up the cache if it holds the slot of the store whose serial is
+  /// `storeSerial`; that store calls it as it goes, so that the next store
+  /// to read the object caches its own slot (a short-lived pod would
+  /// otherwise keep every provider it read from using the cache in the
+  /// app's pod).
+  ///
+  /// Only the store named can be giving up the cache, and no read of that
+  /// store can be under way: a reader of another store never uses the two
+  /// words behind a serial that is not its own, and a store that caches
+  /// next writes them before it publishes its serial.
+  ///
+  /// ```swift
+  /// deinit { for key in slots.keys { key.life.uncache(inStore: serial) } }
+  /// ```
+  package func uncache(inStore storeSerial: UInt) {
+    buffer.withUnsafeMutablePointerToElements { words in
+      _ = forge_word_compare_exchange(words + 1, Int(bitPattern: storeSerial), 0)
     }
   }
 }

@@ -13,6 +13,11 @@
   static var keysCanGo: Bool { get }
   /// Whether nothing can ask for this key any more.
   var isGone: Bool { get }
+  /// Called by the store whose serial is `storeSerial` for each of its keys
+  /// as it goes: a key that caches its slot outside the store (an object
+  /// key, ``KeyLife/cache(_:inStore:)``) gives that cache up. Only called
+  /// when ``keysCanGo``.
+  func storeGoes(serial storeSerial: UInt)
 }
 
 extension SlotKey {
@@ -21,6 +26,7 @@ extension SlotKey {
   @inlinable
   package static var keysCanGo: Bool { false }
   @usableFromInline package var isGone: Bool { false }
+  @usableFromInline package func storeGoes(serial storeSerial: UInt) {}
 }
 
 /// The words that identify a key in the thread's slot cache.
@@ -75,6 +81,8 @@ extension IdentityKey: SlotKey {
   package static var keysCanGo: Bool { true }
 
   @usableFromInline package var isGone: Bool { life.hasEnded }
+
+  @usableFromInline package func storeGoes(serial storeSerial: UInt) { life.uncache(inStore: storeSerial) }
 }
 
 extension Int: SlotKey {

@@ -79,6 +79,11 @@ import CForgeAtomics
   }
 
   deinit {
+    // An object key may cache its slot here; the next store to read it
+    // takes the cache over.
+    if Key.keysCanGo {
+      for key in slots.keys { key.storeGoes(serial: serial) }
+    }
     overrideCount.deallocate()
     unresolvedRegistrationCount.deallocate()
     // No thread can be reading: it would hold a reference to the store.
