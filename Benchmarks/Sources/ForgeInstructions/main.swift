@@ -240,7 +240,7 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
   fail(
-    "usage: forge-instructions hit|hit-off|hit-while-async-builds|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|override|scale SYSTEM N"
+    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|override|scale SYSTEM N"
   )
 }
 let scenario = arguments[1]
@@ -308,6 +308,22 @@ case ("hit-off", "fetcher"):
     }
   )
   for _ in 0..<count { blackHole(hitFetcher(off)) }
+case ("hit-after-gone-pod", "swiftpod"):
+  // A pod that read the provider first and is gone (a test's, a tool's)
+  // leaves the provider's slot cache to the next pod.
+  do {
+    let gone = SwiftPod()
+    for _ in 0..<2 { _ = gone.resolve(podLeaf) }
+  }
+  _ = pod.resolve(podLeaf)
+  for _ in 0..<count { blackHole(hitSwiftPod(pod)) }
+case ("hit-after-gone-pod", "fetcher"):
+  do {
+    let gone = Fetcher.createDefault()
+    for _ in 0..<2 { _ = gone.fetch(.instructionLeaf) }
+  }
+  _ = fetcher.fetch(.instructionLeaf)
+  for _ in 0..<count { blackHole(hitFetcher(fetcher)) }
 case ("override", "hand"): for _ in 0..<count { blackHole(hitHand(hand)) }
 case ("override", "forge"):
   let overridden = InstructionContainer()
