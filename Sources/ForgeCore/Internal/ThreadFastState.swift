@@ -102,14 +102,21 @@ import CForgeAtomics
   /// progress, or the innermost one does not record its dependencies.
   @inlinable
   package var recordsNothing: Bool {
-    buildDepth == 0 || !frames[buildDepth - 1].recordsDependencies
+    // Wrapping arithmetic here and below: `buildDepth` is never negative
+    // (each pop follows its push) and is far below `Int.max`, and an
+    // overflow check is a branch on every hit.
+    buildDepth == 0 || !frames[buildDepth &- 1].recordsDependencies
   }
 
   /// Whether the slot `slot` refers to is being built on this thread already.
   @inlinable
   package func firstFrame(building slot: Unmanaged<AnySlot>) -> Int? {
     let wanted = slot.toOpaque()
-    for index in 0..<buildDepth where frames[index].slot.toOpaque() == wanted { return index }
+    var index = 0
+    while index < buildDepth {
+      if frames[index].slot.toOpaque() == wanted { return index }
+      index &+= 1
+    }
     return nil
   }
 
@@ -128,12 +135,12 @@ import CForgeAtomics
         dependenciesStart: dependenciesStart ?? 0
       )
     )
-    buildDepth += 1
+    buildDepth &+= 1
   }
 
   @inlinable
   package mutating func pop() -> BuildFrame {
-    buildDepth -= 1
+    buildDepth &-= 1
     return frames[buildDepth]
   }
 
