@@ -54,6 +54,10 @@ SCALE_RATIO_TODAY = 3.0
 # Tightened on 5521639 (hits 193-210, transient builds up to 774, 2.11x).
 HIT_EXTRA_TODAY = 100
 TRANSIENT_RATIO_TODAY = 2.15
+# Dialects whose transient build meets issue 10's budget: held to it with
+# --today too. SwiftPod's since a transient whose slot is cached builds in
+# a small function of its own (590 -> 544, hand-written 367).
+TRANSIENT_BUDGET_MET = ("swiftpod",)
 # Issue 5's: a resolution while an override is in force costs at most twice
 # a plain cached hit of the same dialect. Met by container-wide overrides;
 # a `withOverrides` scope reads a task-local on every resolution and misses
@@ -267,7 +271,8 @@ def main():
                 ok = instructions <= budget and no_mallocs(mallocs)
                 limit = f"≤ {budget:.0f}, 0 mallocs"
             else:
-                budget = hand_instructions * (TRANSIENT_RATIO_TODAY if args.today else TRANSIENT_RATIO)
+                held_to_today = args.today and system not in TRANSIENT_BUDGET_MET
+                budget = hand_instructions * (TRANSIENT_RATIO_TODAY if held_to_today else TRANSIENT_RATIO)
                 ok = instructions <= budget
                 limit = f"≤ {budget:.0f}"
             rows.append((scenario, system, instructions, mallocs, limit, "met" if ok else "MISSED"))

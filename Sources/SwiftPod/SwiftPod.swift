@@ -31,8 +31,29 @@ public final class SwiftPod: ProviderResolver {
     // drop its slot, which the engine reads unretained.
     defer { withExtendedLifetime(provider) {} }
     return store.resolveCachedObject(serial: provider.keySerial, life: provider.keyLife, as: T.self) { miss in
-      resolveMissed(provider, miss)
+      // Known at each of the read's exits, so each jumps to its own miss.
+      if case .unpublished = miss { return resolveUnpublished(provider) }
+      return resolveMissed(provider, miss)
     }
+  }
+
+  /// ``resolve(_:)-(Provider<T>)`` when its cached slot publishes no
+  /// instance: a transient is built here, in a small frame of its own,
+  /// without the general miss's arguments; anything else goes on to
+  /// ``resolveMissed(_:_:)``.
+  @inlinable @inline(never)
+  func resolveUnpublished<T>(_ provider: Provider<T>) -> T {
+    do {
+      // The provider outlives the build (see below).
+      defer { withExtendedLifetime(provider) {} }
+      let built = try store.buildUnpublished(life: provider.keyLife, lifetime: provider.lifetime) {
+        provider.builder(self)
+      }
+      if let built { return built }
+    } catch {
+      stop(error, at: provider.location)
+    }
+    return resolveMissed(provider, .cached)
   }
 
   /// ``resolve(_:)-(Provider<T>)`` past the cached read: `miss` says what

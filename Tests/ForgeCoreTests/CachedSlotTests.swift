@@ -97,11 +97,7 @@ struct CachedSlotTests {
       var misses: [String] = []
       func resolve(_ store: SlotStore<IdentityKey>, _ label: String) -> Thing {
         store.resolveCachedObject(serial: key.keySerial, life: key.keyLife, as: Thing.self) { miss in
-          switch miss {
-          case .general: misses.append("general")
-          case .unread: misses.append("unread")
-          case .cached: misses.append("cached")
-          }
+          misses.append(Self.describe(miss))
           return try! store.resolveCachedObjectMissed(
             miss, serial: key.keySerial, life: key.keyLife, key: IdentityKey(key), lifetime: .singleton,
             name: "thing"
@@ -137,12 +133,12 @@ struct CachedSlotTests {
       precondition(misses.isEmpty, "misses: \(misses)")
 
       // A transient's slot is cached too; its instance is never kept, so
-      // every read misses with the cached slot, and builds.
+      // every read misses as unpublished, and builds with the cached slot.
       let transientKey = TestKeyObject()
       var transientMisses: [String] = []
       func resolveTransient() -> Thing {
         store.resolveCachedObject(serial: transientKey.keySerial, life: transientKey.keyLife, as: Thing.self) { miss in
-          if case .cached = miss { transientMisses.append("cached") } else { transientMisses.append("other") }
+          transientMisses.append(Self.describe(miss))
           return try! store.resolveCachedObjectMissed(
             miss, serial: transientKey.keySerial, life: transientKey.keyLife, key: IdentityKey(transientKey),
             lifetime: .transient, name: "transient"
@@ -151,7 +147,28 @@ struct CachedSlotTests {
       }
       let transients = (0..<4).map { _ in resolveTransient() }
       precondition(Set(transients.map(ObjectIdentifier.init)).count == 4, "a transient was kept")
-      precondition(transientMisses.suffix(2) == ["cached", "cached"], "misses: \(transientMisses)")
+      precondition(transientMisses.suffix(2) == ["unpublished", "unpublished"], "misses: \(transientMisses)")
+
+      // Read while a build that records what it reads is in progress (a
+      // singleton's first build), the transient misses as cached: the
+      // general path records it.
+      transientMisses = []
+      let holderKey = TestKeyObject()
+      let held = try! store.resolve(IdentityKey(holderKey), lifetime: .singleton, name: "holder") {
+        resolveTransient()
+      }
+      precondition(transientMisses == ["cached"], "misses: \(transientMisses)")
+      precondition(!transients.contains { $0 === held }, "a transient was kept")
+    }
+  }
+
+  /// A miss's case, for the tests' expectations.
+  static func describe(_ miss: ObjectReadMiss) -> String {
+    switch miss {
+    case .general: "general"
+    case .unread: "unread"
+    case .cached: "cached"
+    case .unpublished: "unpublished"
     }
   }
 

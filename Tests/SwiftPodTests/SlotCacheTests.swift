@@ -61,6 +61,31 @@ struct SlotCacheTests {
     }
   }
 
+  @Test("a transient provider is built once per resolution through its cached slot, a nil instance too")
+  func transientThroughTheCachedSlot() async {
+    // In a process of its own: a parallel test's scope would send every
+    // read to the lock, and the transient's quick build is lock-free.
+    await #expect(processExitsWith: .success) {
+      let builds = Counter()
+      let things = Provider(scope: AlwaysCreateNewScope()) { _ in
+        builds.increment()
+        return Thing()
+      }
+      let nothings = Provider<Thing?>(scope: AlwaysCreateNewScope()) { _ in
+        builds.increment()
+        return nil
+      }
+      let pod = SwiftPod()
+      var seen: [Thing] = []  // kept, so that no two share an address
+      for round in 1...20 {
+        seen.append(pod.resolve(things))
+        precondition(pod.resolve(nothings) == nil, "round \(round): a nil transient came back as an instance")
+        precondition(builds.count == 2 * round, "round \(round): \(builds.count) builds, not \(2 * round)")
+      }
+      precondition(Set(seen.map(ObjectIdentifier.init)).count == 20, "a transient was kept")
+    }
+  }
+
   @Test("pods that take turns with one main-actor provider each keep their own instance")
   func podsTakeTurnsOnTheMainActor() async {
     await #expect(processExitsWith: .success) {

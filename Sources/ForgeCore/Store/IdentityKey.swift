@@ -153,10 +153,15 @@ package enum KeySerial {
   /// object's life caches no slot of this store (the table may hold one):
   /// the read the long way, ``SlotStore/publishedObjectValue(serial:life:as:known:)``.
   case unread
-  /// The object's life caches this store's slot, whose instance could not
-  /// be read here (none kept, or a build in progress records what it
-  /// reads).
+  /// The object's life caches this store's slot, and a build in progress
+  /// on this thread records what it reads: the general path, with the slot.
   case cached
+  /// The object's life caches this store's slot, which publishes no
+  /// instance (a transient's, or one not built yet), and the thread has no
+  /// build in progress that records: a transient whose dependencies are
+  /// known builds with the slot at once. (Not the slot and the thread's
+  /// state as payload: the hit would need a register more, and a frame.)
+  case unpublished
 }
 
 /// A slot key that stands for an object, for dialects whose keys are
@@ -278,8 +283,9 @@ extension SlotStore where Key == IdentityKey {
     }
     guard let thread = ResolutionContext.currentFastIfMade, overrideCount.value == 0, !thread.pointee.isCapturing
     else { return missed(.general) }
-    guard thread.pointee.recordsNothing, let box = thread.pointee.beginRead(found.cell) else {
-      return missed(.cached)
+    guard thread.pointee.recordsNothing else { return missed(.cached) }
+    guard let box = thread.pointee.beginRead(found.cell) else {
+      return missed(.unpublished)
     }
     return PublishedRead(box: box, thread: thread).takeInFrameOfItsOwn(T.self)
   }
@@ -309,11 +315,42 @@ extension SlotStore where Key == IdentityKey {
     switch miss {
     case .general: break
     case .cached: known = life.cachedSlot(inStore: self.serial)?.slot
+    case .unpublished:
+      if let built = try buildUnpublished(life: life, lifetime: lifetime(), factory: factory) { return built }
+      known = life.cachedSlot(inStore: self.serial)?.slot
     case .unread:
       if let value = publishedObjectValue(serial: serial, life: life, as: T.self, known: &known) { return value }
     }
     return try resolveObjectMissed(
       known, serial: serial, key: key(), lifetime: lifetime(), name: name(), factory: factory)
+  }
+
+  /// After ``resolveCachedObject(serial:life:as:missed:)`` missed with
+  /// ``ObjectReadMiss/unpublished``: the object's instance, built at once
+  /// with the slot its life caches for this store, when no instance of it is
+  /// kept (`lifetime`, a transient's) and its dependencies are known; else
+  /// nil, and the caller goes on with
+  /// ``resolveCachedObjectMissed(_:serial:life:key:lifetime:name:factory:)``
+  /// (with ``ObjectReadMiss/cached``: this was tried). What the hit checked
+  /// (the thread records nothing) is not checked again. A dialect may call
+  /// it from a small function of its own, ahead of its general miss, so
+  /// that a transient's build pays neither that miss's frame nor its
+  /// arguments.
+  ///
+  /// ```swift
+  /// let built = try store.buildUnpublished(life: provider.keyLife, lifetime: provider.lifetime) {
+  ///   provider.builder(self)
+  /// }
+  /// if let built { return built }
+  /// return resolveMissed(provider, .cached)
+  /// ```
+  @inlinable @inline(__always)
+  package func buildUnpublished<T>(life: KeyLife, lifetime: Lifetime, factory: () throws -> T) throws -> T? {
+    guard !lifetime.isStored, let slot = life.cachedSlot(inStore: self.serial)?.slot else { return nil }
+    let thread = ResolutionContext.currentFast
+    guard canBuildRecordingNothing(slot, thread: thread, recordsNothing: true) else { return nil }
+    var scopeDepth = 0  // no scope applies: stays 0
+    return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
   }
 
   /// The instance published by the async handle kept for the object whose

@@ -214,10 +214,15 @@ extension SlotStore {
   /// ``buildRecordingNothing(_:factory:thread:scopeDepth:)``: its
   /// dependencies are recorded already, no build in progress records, and
   /// building it closes no cycle. No override may apply; the caller checks
-  /// that.
+  /// that. A caller that has just found the thread recording nothing says
+  /// so with `recordsNothing`.
   @inlinable @inline(__always)
-  func canBuildRecordingNothing(_ slot: Unmanaged<AnySlot>, thread: UnsafeMutablePointer<ThreadFastState>) -> Bool {
-    thread.pointee.recordsNothing
+  func canBuildRecordingNothing(
+    _ slot: Unmanaged<AnySlot>,
+    thread: UnsafeMutablePointer<ThreadFastState>,
+    recordsNothing: Bool = false
+  ) -> Bool {
+    (recordsNothing || thread.pointee.recordsNothing)
       && slot._withUnsafeGuaranteedRef { $0.dependenciesRecorded.value != 0 }
       && thread.pointee.firstFrame(building: slot) == nil
   }
