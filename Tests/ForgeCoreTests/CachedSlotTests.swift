@@ -52,6 +52,17 @@ struct CachedSlotTests {
       precondition(read(other) === otherThing)
       precondition(key.keyLife.cachedSlot(inStore: other.serial) == nil, "a live store's cache was taken over")
       precondition(key.keyLife.cachedSlot(inStore: keeper.serial) != nil, "a live store lost its cache")
+      // A store that goes without the cache leaves it where it is.
+      do {
+        let passing = SlotStore<IdentityKey>()
+        let passingThing = try passing.resolve(IdentityKey(key), lifetime: .singleton, name: "thing") {
+          Thing("passing")
+        }
+        precondition(read(passing) === passingThing && read(passing) === passingThing)
+      }
+      precondition(
+        key.keyLife.cachedSlot(inStore: keeper.serial) != nil, "a store that went took a live store's cache with it")
+      precondition(read(keeper) === kept)
     }
   }
 
@@ -169,6 +180,51 @@ struct CachedSlotTests {
     case .unread: "unread"
     case .cached: "cached"
     case .unpublished: "unpublished"
+    }
+  }
+
+  @Test("threads reading one store while the store that cached its slot goes, and stores of their own come and go")
+  func cacheMovesOnUnderReaders() async {
+    // In a process of its own: a parallel test's scope would send every
+    // read to the lock, and the cache is filled, given up and taken over
+    // by lock-free reads.
+    await #expect(processExitsWith: .success) {
+      let key = TestKeyObject()
+      @Sendable func read(_ store: SlotStore<IdentityKey>, _ label: String) -> Thing? {
+        var known: Unmanaged<AnySlot>?
+        if let value = store.publishedObjectValue(
+          serial: key.keySerial, life: key.keyLife, as: Thing.self, known: &known)
+        {
+          return value
+        }
+        return try? store.resolveObjectMissed(
+          known, serial: key.keySerial, key: IdentityKey(key), lifetime: .singleton, name: "thing"
+        ) { Thing(label) }
+      }
+      let shared = SlotStore<IdentityKey>()
+      let sharedThing = read(shared, "shared")
+      // Another store reads first and keeps the cache while it lives.
+      let first = LockedValue<SlotStore<IdentityKey>?>(SlotStore<IdentityKey>())
+      let firstSerial = first.withValue { store in
+        for _ in 0..<2 { _ = read(store!, "first") }
+        return store!.serial
+      }
+      precondition(key.keyLife.cachedSlot(inStore: firstSerial) != nil, "the first store's reads cached nothing")
+      let wrong = Counter()
+      onThreads(4) { thread in
+        for round in 0..<3_000 {
+          // The store that cached goes while the others read the shared one.
+          if thread == 0 && round == 200 { first.withValue { $0 = nil } }
+          if read(shared, "shared again") !== sharedThing { wrong.increment() }
+          if round % 8 == thread {
+            let own = SlotStore<IdentityKey>()
+            let ownThing = read(own, "own")
+            if read(own, "own again") !== ownThing || ownThing === sharedThing { wrong.increment() }
+          }
+        }
+      }
+      precondition(wrong.count == 0, "\(wrong.count) reads were served another store's instance")
+      precondition(key.keyLife.cachesASlot, "no store took the cache over")
     }
   }
 
