@@ -173,6 +173,17 @@ struct CachedSlotTests {
     }
   }
 
+  /// `key`'s singleton in `store`: the lock-free read (which caches the
+  /// slot), else a build with `make`.
+  static func readOrBuild(_ key: TestKeyObject, in store: SlotStore<IdentityKey>, make: () -> Thing) -> Thing? {
+    var known: Unmanaged<AnySlot>?
+    if let value = store.publishedObjectValue(serial: key.keySerial, life: key.keyLife, as: Thing.self, known: &known) {
+      return value
+    }
+    return try? store.resolveObjectMissed(
+      known, serial: key.keySerial, key: IdentityKey(key), lifetime: .singleton, name: "thing", factory: make)
+  }
+
   /// A miss's case, for the tests' expectations.
   static func describe(_ miss: ObjectReadMiss) -> String {
     switch miss {
@@ -191,15 +202,7 @@ struct CachedSlotTests {
     await #expect(processExitsWith: .success) {
       let key = TestKeyObject()
       @Sendable func read(_ store: SlotStore<IdentityKey>, _ label: String) -> Thing? {
-        var known: Unmanaged<AnySlot>?
-        if let value = store.publishedObjectValue(
-          serial: key.keySerial, life: key.keyLife, as: Thing.self, known: &known)
-        {
-          return value
-        }
-        return try? store.resolveObjectMissed(
-          known, serial: key.keySerial, key: IdentityKey(key), lifetime: .singleton, name: "thing"
-        ) { Thing(label) }
+        Self.readOrBuild(key, in: store) { Thing(label) }
       }
       let shared = SlotStore<IdentityKey>()
       let sharedThing = read(shared, "shared")
@@ -237,15 +240,7 @@ struct CachedSlotTests {
         let store = SlotStore<IdentityKey>()
         let builds = Counter()
         func resolve() -> Thing? {
-          var known: Unmanaged<AnySlot>?
-          if let value = store.publishedObjectValue(
-            serial: key.keySerial, life: key.keyLife, as: Thing.self, known: &known)
-          {
-            return value
-          }
-          return try? store.resolveObjectMissed(
-            known, serial: key.keySerial, key: IdentityKey(key), lifetime: .singleton, name: "thing"
-          ) {
+          Self.readOrBuild(key, in: store) {
             builds.increment()
             return Thing("\(thread)-\(round)")
           }
