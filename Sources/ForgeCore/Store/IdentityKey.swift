@@ -346,9 +346,29 @@ extension SlotStore where Key == IdentityKey {
   /// ```
   @inlinable @inline(__always)
   package func buildUnpublished<T>(life: KeyLife, lifetime: Lifetime, factory: () throws -> T) throws -> T? {
+    // The lifetime first, though the build checks it again (the compiler
+    // folds the two): a kept object's miss skips the cache lookup, and the
+    // transient's build came out 2 instructions cheaper this way.
     guard !lifetime.isStored, let slot = life.cachedSlot(inStore: self.serial)?.slot else { return nil }
-    let thread = ResolutionContext.currentFast
-    guard canBuildRecordingNothing(slot, thread: thread, recordsNothing: true) else { return nil }
+    return try buildTransientAtOnce(
+      slot, lifetime: lifetime, factory: factory, thread: ResolutionContext.currentFast, recordsNothing: true)
+  }
+
+  /// A transient's build with `slot`, its slot, recording nothing, when
+  /// `lifetime` keeps no instance and
+  /// ``canBuildRecordingNothing(_:thread:recordsNothing:)``; else nil, and
+  /// the general path builds. No override may apply; the caller checks that.
+  @inlinable @inline(__always)
+  func buildTransientAtOnce<T>(
+    _ slot: Unmanaged<AnySlot>,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>,
+    recordsNothing: Bool = false
+  ) throws -> T? {
+    guard !lifetime.isStored, canBuildRecordingNothing(slot, thread: thread, recordsNothing: recordsNothing) else {
+      return nil
+    }
     var scopeDepth = 0  // no scope applies: stays 0
     return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
   }
@@ -481,9 +501,8 @@ extension SlotStore where Key == IdentityKey {
     factory: () throws -> T,
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
-    if !lifetime.isStored, canBuildRecordingNothing(known, thread: thread) {
-      var scopeDepth = 0  // no scope applies: stays 0
-      return try buildRecordingNothing(known, factory: factory, thread: thread, scopeDepth: &scopeDepth)
+    if let built = try buildTransientAtOnce(known, lifetime: lifetime, factory: factory, thread: thread) {
+      return built
     }
     return try resolveGeneral(
       bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, known: known, thread: thread)
