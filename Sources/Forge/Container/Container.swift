@@ -80,7 +80,11 @@ open class Container: @unchecked Sendable {
   ///     line, so the crash points at the declaration, not into Forge.
   ///   - factory: builds the instance; may read other properties.
   ///   - preview: builds the instance in Xcode Previews; never kept.
-  @inlinable
+  ///
+  /// Without a preview, Swift picks the overload that keeps the factory's
+  /// own type (``provide(_:key:fileID:line:_:)->T``): the same
+  /// declaration, with no `Any` in between.
+  @inlinable @_disfavoredOverload
   public func provide<T>(
     _ scope: Scope = .transient,
     key: String = #function,
@@ -88,6 +92,47 @@ open class Container: @unchecked Sendable {
     line: UInt = #line,
     _ factory: () -> Any,
     preview: (() -> Any)? = nil
+  ) -> T {
+    provideMade(scope, key: key, fileID: fileID, line: line, factory, preview: preview)
+  }
+
+  /// ``provide(_:key:fileID:line:_:preview:)->T`` without a preview, for
+  /// a factory whose instance keeps its own type, `Made`, until the
+  /// dependency's type `T` is known: Swift picks this overload for such
+  /// calls, and the instance reaches the property with no `Any` box to
+  /// open and, when `Made` is `T`, no cast; a conversion the compiler can
+  /// see (a type to a protocol it conforms to, a subclass to its class)
+  /// costs no runtime lookup.
+  ///
+  /// ```swift
+  /// var logger: any Logger { provide(.singleton) { ConsoleLogger() } }
+  /// ```
+  ///
+  /// A `Made` that is not a `T` stops with a type mismatch when the
+  /// dependency is built, as the seed's `provide` does. Marked as
+  /// disfavoured, like that one, so that the `async` and main-actor
+  /// `provide`s win for the properties they fit.
+  @inlinable @_disfavoredOverload
+  public func provide<T, Made>(
+    _ scope: Scope = .transient,
+    key: String = #function,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ factory: () -> Made
+  ) -> T {
+    provideMade(scope, key: key, fileID: fileID, line: line, factory, preview: nil)
+  }
+
+  /// What both synchronous `provide`s do, for factories that make `Made`
+  /// (`Any` for the seed's).
+  @inlinable @inline(__always)
+  final func provideMade<T, Made>(
+    _ scope: Scope,
+    key: String,
+    fileID: StaticString,
+    line: UInt,
+    _ factory: () -> Made,
+    preview: (() -> Made)?
   ) -> T {
     let key = DeclarationKey(key, file: fileID, line: line)
     // Inlinable: the caller's call specialises the engine's common cases
@@ -110,13 +155,13 @@ open class Container: @unchecked Sendable {
   /// the key as one value would be passed by address, which costs the hit
   /// a stack frame and a stack-protector check.
   @inlinable @inline(never)
-  final func provideMissed<T>(
+  final func provideMissed<T, Made>(
     _ scope: Scope,
     key name: String,
     fileID: StaticString,
     line: UInt,
-    _ factory: () -> Any,
-    preview: (() -> Any)?
+    _ factory: () -> Made,
+    preview: (() -> Made)?
   ) -> T {
     provideBuilding(scope, key: DeclarationKey(name, file: fileID, line: line), factory, preview: preview)
   }
@@ -124,11 +169,11 @@ open class Container: @unchecked Sendable {
   /// ``provide(_:key:fileID:line:_:preview:)->T`` for a transient (nothing
   /// to read), and for the async `provide` past its published read.
   @inlinable @inline(never)
-  final func provideResolving<T>(
+  final func provideResolving<T, Made>(
     _ scope: Scope,
     key: DeclarationKey,
-    _ factory: () -> Any,
-    preview: (() -> Any)?
+    _ factory: () -> Made,
+    preview: (() -> Made)?
   ) -> T {
     provideBuilding(scope, key: key, factory, preview: preview)
   }
@@ -137,22 +182,22 @@ open class Container: @unchecked Sendable {
   /// ``provideResolving(_:key:_:preview:)`` share: the preview, else the
   /// engine's general path.
   @inlinable @inline(__always)
-  final func provideBuilding<T>(
+  final func provideBuilding<T, Made>(
     _ scope: Scope,
     key: DeclarationKey,
-    _ factory: () -> Any,
-    preview: (() -> Any)?
+    _ factory: () -> Made,
+    preview: (() -> Made)?
   ) -> T {
     do {
       if let preview, PreviewMode.mightBeActive, PreviewMode.isActive {
         return try store.resolvePreview(key, name: dependencyName(key)) {
-          try cast(preview(), key: key, factoryName: "preview factory")
+          try typed(preview(), key: key, factoryName: "preview factory")
         }
       }
       // The slot's name is made once, when the slot is: the key is checked
       // there rather than on every resolution, since that reads its text.
       return try store.resolve(key, lifetime: scope.lifetime, name: checkedDependencyName(key, scope: scope)) {
-        try cast(factory(), key: key, factoryName: "factory")
+        try typed(factory(), key: key, factoryName: "factory")
       }
     } catch {
       stop(error, file: key.file, line: key.line)
@@ -225,6 +270,21 @@ open class Container: @unchecked Sendable {
   @usableFromInline
   final func dependencyName(_ key: DeclarationKey) -> String {
     "\(String(describing: type(of: self))).\(key.name)"
+  }
+
+  /// What a factory made, as `T`. The checks on `Made` and `T` are decided
+  /// when the caller's call is specialised: a `Made` that is `T` is
+  /// returned as it is, an `Any` goes to ``cast(_:key:factoryName:)``, and
+  /// any other `Made` is converted with `as?`, which the compiler resolves
+  /// statically when it can see the conformance or the subclass.
+  @inlinable @inline(__always)
+  final func typed<T, Made>(_ made: Made, key: DeclarationKey, factoryName: String) throws -> T {
+    if Made.self == T.self { return unsafeBitCast(made, to: T.self) }
+    // An `Any` passed on as `Any` would be wrapped once more, and the
+    // cast's direct check would see the wrapper.
+    if Made.self == Any.self { return try cast(unsafeBitCast(made, to: Any.self), key: key, factoryName: factoryName) }
+    if let converted = made as? T { return converted }
+    return try castConverting(made, key: key, factoryName: factoryName)
   }
 
   /// The factory's value as `T`. When the `Any` holds a `T` as such (the
