@@ -9,7 +9,8 @@ exceeded.
     python3 Scripts/instructions.py --markdown # the same, as Markdown tables
     python3 Scripts/instructions.py --today    # what CI runs: instructions held to today's levels
 
-Scenarios: a cached hit, a transient build, a cached hit while another
+Scenarios: a cached hit, a transient build (declared as its class, and as a
+protocol), a cached hit while another
 task's async build records what it resolves, a cached hit of an async
 dependency awaited from an async context (and from one that runs on its
 caller's executor), 64 tasks' first resolutions of an
@@ -53,11 +54,23 @@ SCALE_RATIO_TODAY = 3.0
 # change makes it worse (see Benchmarks/README.md, "Instruction counts").
 # Tightened on 5521639 (hits 193-210, transient builds up to 774, 2.11x).
 HIT_EXTRA_TODAY = 100
-TRANSIENT_RATIO_TODAY = 2.15
+TRANSIENT_RATIO_TODAY = 2.0
+# Tightened per dialect where a change brought a transient build well under
+# that: Forge's 760 -> 614 (1.67x) with the `provide` whose factory keeps
+# its own type (2026-11-25).
+TRANSIENT_RATIO_TODAY_BY_DIALECT = {"forge": 1.75}
 # Dialects whose transient build meets issue 10's budget: held to it with
 # --today too. SwiftPod's since a transient whose slot is cached builds in
 # a small function of its own (590 -> 544, hand-written 367).
 TRANSIENT_BUDGET_MET = ("swiftpod",)
+# A transient declared as a protocol (`any TransientMarker`, not
+# class-bound), the shape apps declare: no budget of its own; CI holds each
+# dialect to its level (today's count + 4 %), one malloc (the instance).
+# Forge's was 3,042 while its factory returned `Any` (the runtime's general
+# cast from `Any` to the protocol on every build), 1,079 with the `provide`
+# that keeps the factory's type, whose conversion the compiler makes
+# statically (2026-11-25).
+TRANSIENT_PROTOCOL_LEVEL = {"forge": 1120, "forgeinject": 1165, "swiftpod": 1025}
 # Issue 5's: a resolution while an override is in force costs at most twice
 # a plain cached hit of the same dialect. Met by container-wide overrides;
 # a `withOverrides` scope reads a task-local on every resolution and misses
@@ -272,12 +285,23 @@ def main():
                 limit = f"≤ {budget:.0f}, 0 mallocs"
             else:
                 held_to_today = args.today and system not in TRANSIENT_BUDGET_MET
-                budget = hand_instructions * (TRANSIENT_RATIO_TODAY if held_to_today else TRANSIENT_RATIO)
+                today_ratio = TRANSIENT_RATIO_TODAY_BY_DIALECT.get(system, TRANSIENT_RATIO_TODAY)
+                budget = hand_instructions * (today_ratio if held_to_today else TRANSIENT_RATIO)
                 ok = instructions <= budget
                 limit = f"≤ {budget:.0f}"
             rows.append((scenario, system, instructions, mallocs, limit, "met" if ok else "MISSED"))
             if not ok:
                 failures.append(f"{scenario} {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
+
+    hand_protocol, hand_protocol_mallocs = per_operation("transient-protocol", "hand")
+    rows.append(("transient-protocol", "hand-written", hand_protocol, hand_protocol_mallocs, "", ""))
+    for system, level in TRANSIENT_PROTOCOL_LEVEL.items():
+        instructions, mallocs = per_operation("transient-protocol", system)
+        limit = f"≤ {level} (its level; {instructions / hand_protocol:.2f}× hand-written), 1 malloc"
+        ok = instructions <= level and round(mallocs) <= 1
+        rows.append(("transient-protocol", system, instructions, mallocs, limit, "met" if ok else "MISSED"))
+        if not ok:
+            failures.append(f"transient-protocol {system}: {instructions:.0f} instructions, {mallocs:.2f} mallocs ({limit})")
 
     hits = {system: instructions for scenario, system, instructions, *_ in rows if scenario == "hit"}
     def held_to_hit(scenario, systems):

@@ -34,7 +34,10 @@ final class SlowLeaf: Sendable {
     return SlowLeaf()
   }
 }
-final class TransientLeaf: Sendable { init() {} }
+final class TransientLeaf: Sendable, TransientMarker { init() {} }
+/// The type a transient is declared as where apps declare one: a protocol
+/// (not class-bound, as most are).
+protocol TransientMarker: Sendable {}
 
 /// What "by hand" means: a stored `let` for a kept instance, an initialiser
 /// call for a transient one.
@@ -45,6 +48,7 @@ final class HandContainer: Sendable {
 final class InstructionContainer: Container, @unchecked Sendable {
   var leaf: Leaf { provide(.singleton) { Leaf() } }
   var transientLeaf: TransientLeaf { provide(.transient) { TransientLeaf() } }
+  var transientMarker: any TransientMarker { provide(.transient) { TransientLeaf() } }
   func scaled(_ index: Int) -> Leaf { provide(.singleton, key: Self.keys[index]) { Leaf() } }
   static let keys = (0..<20_000).map { "leaf\($0)" }
   var asyncLeaf: AsyncDependency<Leaf> { provide(.singleton) { Leaf() } }
@@ -54,6 +58,7 @@ final class InstructionContainer: Container, @unchecked Sendable {
 
 let podLeaf = Provider { _ in Leaf() }
 let podTransientLeaf = Provider(scope: AlwaysCreateNewScope()) { _ in TransientLeaf() }
+let podTransientMarker = Provider(scope: AlwaysCreateNewScope()) { _ -> any TransientMarker in TransientLeaf() }
 
 extension Service where T == Leaf {
   static let instructionLeaf = Service { Leaf() }
@@ -71,6 +76,10 @@ nonisolated(unsafe) var sink: AnyObject?  // written by the one thread that runs
 
 /// Keeps a result alive past the optimiser, at the same cost for every system.
 @inline(never) func blackHole(_ object: AnyObject) { sink = object }
+
+nonisolated(unsafe) var markerSink: (any TransientMarker)?  // as `sink`
+/// ``blackHole(_:)`` for a transient declared as a protocol.
+@inline(never) func blackHoleMarker(_ marker: any TransientMarker) { markerSink = marker }
 
 // One resolution each, out of line, so that every system's loop is the same.
 @inline(never) func hitHand(_ container: HandContainer) -> Leaf { container.leaf }
@@ -225,6 +234,18 @@ func runAsync(_ loop: @escaping @Sendable () async throws -> Void) {
 @inline(never) func transientForge(_ container: InstructionContainer) -> TransientLeaf { container.transientLeaf }
 @inline(never) func transientForgeInject(_ container: ForgeContainer) -> TransientLeaf { try! container.resolve() }
 @inline(never) func transientSwiftPod(_ pod: SwiftPod) -> TransientLeaf { pod.resolve(podTransientLeaf) }
+// A transient declared as a protocol; by hand, the initialiser's result
+// converted to it.
+@inline(never) func transientProtocolHand() -> any TransientMarker { TransientLeaf() }
+@inline(never) func transientProtocolForge(_ container: InstructionContainer) -> any TransientMarker {
+  container.transientMarker
+}
+@inline(never) func transientProtocolForgeInject(_ container: ForgeContainer) -> any TransientMarker {
+  try! container.resolve()
+}
+@inline(never) func transientProtocolSwiftPod(_ pod: SwiftPod) -> any TransientMarker {
+  pod.resolve(podTransientMarker)
+}
 
 func monotonicSeconds() -> Double {
   var time = timespec()
@@ -240,7 +261,7 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
   fail(
-    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|override|scale SYSTEM N"
+    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|override|scale SYSTEM N"
   )
 }
 let scenario = arguments[1]
@@ -251,6 +272,7 @@ let container = InstructionContainer()
 let forgeInject = ForgeContainer()
 forgeInject.register(with: .singleton) { _ in Leaf() }
 forgeInject.register(with: .transient) { _ in TransientLeaf() }
+forgeInject.register(with: .transient) { _ -> any TransientMarker in TransientLeaf() }
 let pod = SwiftPod()
 let fetcher = Fetcher.createDefault()
 
@@ -448,6 +470,11 @@ case ("transient", "hand"): for _ in 0..<count { blackHole(transientHand()) }
 case ("transient", "forge"): for _ in 0..<count { blackHole(transientForge(container)) }
 case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForgeInject(forgeInject)) }
 case ("transient", "swiftpod"): for _ in 0..<count { blackHole(transientSwiftPod(pod)) }
+case ("transient-protocol", "hand"): for _ in 0..<count { blackHoleMarker(transientProtocolHand()) }
+case ("transient-protocol", "forge"): for _ in 0..<count { blackHoleMarker(transientProtocolForge(container)) }
+case ("transient-protocol", "forgeinject"):
+  for _ in 0..<count { blackHoleMarker(transientProtocolForgeInject(forgeInject)) }
+case ("transient-protocol", "swiftpod"): for _ in 0..<count { blackHoleMarker(transientProtocolSwiftPod(pod)) }
 case ("scale", _):
   // `count` distinct kept dependencies and ten others, each resolved once,
   // then hit round-robin; prints nanoseconds per hit over ten and over
