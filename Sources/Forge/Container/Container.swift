@@ -100,9 +100,10 @@ open class Container: @unchecked Sendable {
   /// a factory whose instance keeps its own type, `Made`, until the
   /// dependency's type `T` is known: Swift picks this overload for such
   /// calls, and the instance reaches the property with no `Any` box to
-  /// open and, when `Made` is `T`, no cast; a conversion the compiler can
-  /// see (a type to a protocol it conforms to, a subclass to its class)
-  /// costs no runtime lookup.
+  /// open and, when `Made` is `T`, no cast. The compiler makes a
+  /// conversion to a protocol that is not class-bound where the call is
+  /// specialised; one to a class-bound protocol (`AnyObject`) still asks
+  /// the runtime for the conformance, on every build.
   ///
   /// ```swift
   /// var logger: any Logger { provide(.singleton) { ConsoleLogger() } }
@@ -276,7 +277,8 @@ open class Container: @unchecked Sendable {
   /// when the caller's call is specialised: a `Made` that is `T` is
   /// returned as it is, an `Any` goes to ``cast(_:key:factoryName:)``, and
   /// any other `Made` is converted with `as?`, which the compiler resolves
-  /// statically when it can see the conformance or the subclass.
+  /// statically when it can see the conformance (not yet for class-bound
+  /// protocols in Swift 6.3).
   @inlinable @inline(__always)
   final func typed<T, Made>(_ made: Made, key: DeclarationKey, factoryName: String) throws -> T {
     if Made.self == T.self { return unsafeBitCast(made, to: T.self) }
