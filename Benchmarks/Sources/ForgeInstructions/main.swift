@@ -236,6 +236,60 @@ func runAsync(_ loop: @escaping @Sendable () async throws -> Void) {
 @inline(never) func transientSwiftPod(_ pod: SwiftPod) -> TransientLeaf { pod.resolve(podTransientLeaf) }
 // A transient declared as a protocol; by hand, the initialiser's result
 // converted to it.
+/// A type per tag, for the set-up scenario.
+final class Registered<Tag>: Sendable { init() {} }
+
+/// The set-up scenario: a container, sixteen registrations, as an app
+/// writes them, and one resolution.
+@inline(never) func setUpForgeInject() -> AnyObject {
+  let container = ForgeContainer()
+  container.register(with: .transient) { _ in Registered<Int>() }
+  container.register(with: .transient) { _ in Registered<Int8>() }
+  container.register(with: .transient) { _ in Registered<Int16>() }
+  container.register(with: .transient) { _ in Registered<Int32>() }
+  container.register(with: .transient) { _ in Registered<Int64>() }
+  container.register(with: .transient) { _ in Registered<UInt>() }
+  container.register(with: .transient) { _ in Registered<UInt8>() }
+  container.register(with: .transient) { _ in Registered<UInt16>() }
+  container.register(with: .transient) { _ in Registered<UInt32>() }
+  container.register(with: .transient) { _ in Registered<UInt64>() }
+  container.register(with: .transient) { _ in Registered<Float>() }
+  container.register(with: .transient) { _ in Registered<Double>() }
+  container.register(with: .transient) { _ in Registered<String>() }
+  container.register(with: .transient) { _ in Registered<Bool>() }
+  container.register(with: .transient) { _ in Registered<Character>() }
+  container.register(with: .transient) { _ in Registered<Substring>() }
+  return try! container.resolve() as Registered<Int>
+}
+
+/// The same by hand: a container holding sixteen factories, and one call.
+final class HandRegistry {
+  var factories: [ObjectIdentifier: () -> AnyObject] = [:]
+  func register<T: AnyObject>(_ factory: @escaping () -> T) { factories[ObjectIdentifier(T.self)] = factory }
+  func resolve<T: AnyObject>(_ type: T.Type) -> T { factories[ObjectIdentifier(T.self)]!() as! T }
+}
+
+@inline(never) func setUpHand() -> AnyObject {
+  let container = HandRegistry()
+  container.register { Registered<Int>() }
+  container.register { Registered<Int8>() }
+  container.register { Registered<Int16>() }
+  container.register { Registered<Int32>() }
+  container.register { Registered<Int64>() }
+  container.register { Registered<UInt>() }
+  container.register { Registered<UInt8>() }
+  container.register { Registered<UInt16>() }
+  container.register { Registered<UInt32>() }
+  container.register { Registered<UInt64>() }
+  container.register { Registered<Float>() }
+  container.register { Registered<Double>() }
+  container.register { Registered<String>() }
+  container.register { Registered<Bool>() }
+  container.register { Registered<Character>() }
+  container.register { Registered<Substring>() }
+  return container.resolve(Registered<Int>.self)
+}
+
 @inline(never) func transientProtocolHand() -> any TransientMarker { TransientLeaf() }
 @inline(never) func transientProtocolForge(_ container: InstructionContainer) -> any TransientMarker {
   container.transientMarker
@@ -261,7 +315,7 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
   fail(
-    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|override|scale SYSTEM N"
+    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|setup|override|scale SYSTEM N"
   )
 }
 let scenario = arguments[1]
@@ -475,6 +529,8 @@ case ("transient-protocol", "forge"): for _ in 0..<count { blackHoleMarker(trans
 case ("transient-protocol", "forgeinject"):
   for _ in 0..<count { blackHoleMarker(transientProtocolForgeInject(forgeInject)) }
 case ("transient-protocol", "swiftpod"): for _ in 0..<count { blackHoleMarker(transientProtocolSwiftPod(pod)) }
+case ("setup", "hand"): for _ in 0..<count { blackHole(setUpHand()) }
+case ("setup", "forgeinject"): for _ in 0..<count { blackHole(setUpForgeInject()) }
 case ("scale", _):
   // `count` distinct kept dependencies and ten others, each resolved once,
   // then hit round-robin; prints nanoseconds per hit over ten and over

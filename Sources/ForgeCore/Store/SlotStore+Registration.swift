@@ -310,10 +310,15 @@ extension SlotStore {
   /// The types of the registrations named by type (ForgeInject's), in the
   /// order they were first registered.
   package func registeredTypes() -> [Any.Type] {
+    registeredKeysAndTypes().map(\.type)
+  }
+
+  /// ``registeredTypes()`` with the key each type is registered under.
+  package func registeredKeysAndTypes() -> [(key: Key, type: Any.Type)] {
     lock.withLock {
       registeredKeys.compactMap { key in
         guard case .type(let type)? = slots[key]?.nameSource ?? registrations[key]?.name else { return nil }
-        return type
+        return (key, type)
       }
     }
   }

@@ -105,19 +105,13 @@ extension ForgeContainer {
   /// Remembers how to await `T` for ``validateAsync()``; a registration
   /// again of the same type keeps its first place.
   func noteAsyncValidationRoot<T: Sendable>(_ type: T.Type) {
-    let identity = ObjectIdentifier(T.self)
-    let root = asyncValidationRoot(T.self)
-    asyncValidationRoots.withValue { roots in
-      if !roots.contains(where: { $0.type == identity }) { roots.append((identity, root)) }
-    }
+    asyncValidationRoots.withValue { $0.note(ObjectIdentifier(T.self), AsyncRoot<T>.self) }
   }
 
   /// What validation awaits for `T`, registered with an `async` or
   /// main-actor builder.
   func asyncValidationRoot<T: Sendable>(_ type: T.Type) -> Validation.AsyncRoot {
-    Validation.AsyncRoot(name: TypeName.of(T.self)) { [unowned self] in
-      _ = try await self.resolveAsync() as T
-    }
+    AsyncRoot<T>.root(in: self)
   }
 
   /// The factory of handles of `T`'s async builder.

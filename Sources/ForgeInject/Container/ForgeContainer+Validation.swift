@@ -24,7 +24,7 @@ extension ForgeContainer {
   /// Inside a test that isolates the container (ForgeTesting), the test's
   /// own registrations are checked too, with its overrides in force.
   public func validate() -> ValidationReport {
-    let roots = validationRoots.withValue { $0 }
+    let roots = synchronousValidationRoots()
     let testRoots = testRegistrationRoots(besides: Set(roots.map(\.type))).compactMap(\.root)
     return Validation.run(roots.map(\.root) + testRoots, throwing: true) { error in
       self.validationDiagnostic(for: error)
@@ -52,7 +52,7 @@ extension ForgeContainer {
   /// resolution in the process takes the locked path. Inside a test that
   /// isolates the container, the test's own registrations are checked too.
   public func validateAsync() async -> ValidationReport {
-    let synchronous = validationRoots.withValue { $0 }
+    let synchronous = synchronousValidationRoots()
     let asynchronous = asyncValidationRoots.withValue { $0 }
     // A test's registrations: synchronous ones beside the container's, the
     // others after them, each unless the container registers its type so.
@@ -61,11 +61,11 @@ extension ForgeContainer {
       root.root != nil && !synchronous.contains { $0.type == root.type }
     }
     let testAsynchronous = testRoots.filter { root in
-      root.root == nil && !asynchronous.contains { $0.type == root.type }
+      root.root == nil && !asynchronous.types.contains(root.type)
     }
     let roots =
       (synchronous.map { Validation.AsyncRoot(synchronous: $0.root) } + testSynchronous.map(\.asyncRoot))
-      + (asynchronous.map(\.root) + testAsynchronous.map(\.asyncRoot))
+      + (asynchronous.entries.map { $0.maker.root(in: self) } + testAsynchronous.map(\.asyncRoot))
     return await Validation.runAsync(roots, throwing: true) { error in
       self.validationDiagnostic(for: error)
     }
@@ -147,6 +147,37 @@ extension ForgeContainer {
     default:
       // The engine's (a cycle), or a builder's own: the report words them.
       return nil
+    }
+  }
+}
+
+/// Each type registered in a container with an `async` or main-actor
+/// builder, once, in the order first registered, with what makes its
+/// validation root (`Maker`, a metatype: noting a registration allocates
+/// nothing for it and does not spell the type's name).
+struct RegisteredRoots<Maker: Sendable>: Sendable {
+  /// The types, first registration first.
+  private(set) var entries: [(type: ObjectIdentifier, maker: Maker)] = []
+  /// The same types, to tell a registration again at once.
+  private(set) var types: Set<ObjectIdentifier> = []
+
+  /// Notes `type`, unless it is noted already.
+  mutating func note(_ type: ObjectIdentifier, _ maker: Maker) {
+    if types.insert(type).inserted { entries.append((type, maker)) }
+  }
+}
+
+/// Makes the root that awaits a type registered with an `async` or
+/// main-actor builder.
+protocol AsyncRootMaking: SendableMetatype {
+  static func root(in container: ForgeContainer) -> Validation.AsyncRoot
+}
+
+/// The root of `T`, registered with an `async` or main-actor builder.
+enum AsyncRoot<T: Sendable>: AsyncRootMaking {
+  static func root(in container: ForgeContainer) -> Validation.AsyncRoot {
+    Validation.AsyncRoot(name: TypeName.of(T.self)) { [unowned container] in
+      _ = try await container.resolveAsync() as T
     }
   }
 }

@@ -14,12 +14,9 @@ import ForgeCore
 /// resolve other types; a cycle throws `DependencyCycleError` with the path.
 public final class ForgeContainer: ForgeContainerProtocol {
   @usableFromInline let store = SlotStore<ObjectIdentifier>()
-  /// A resolution per registered type, in registration order, for
-  /// ``validate()``.
-  let validationRoots = LockedValue<[(type: ObjectIdentifier, root: Validation.Root)]>([])
   /// How to await each type registered with an `async` builder, in
   /// registration order, for ``validateAsync()``.
-  let asyncValidationRoots = LockedValue<[(type: ObjectIdentifier, root: Validation.AsyncRoot)]>([])
+  let asyncValidationRoots = LockedValue(RegisteredRoots<any AsyncRootMaking.Type>())
   /// For each `Optional<W>` whose `W` has an async builder, how to await
   /// `W` (see `resolveAsync()`), on the caller's executor as it does.
   let asyncOptionals = LockedValue<[ObjectIdentifier: AwaitWrapped]>([:])
@@ -46,7 +43,6 @@ public final class ForgeContainer: ForgeContainerProtocol {
     } catch {
       stopRegistering(T.self, error)
     }
-    noteRegistration(T.self)
   }
 
   @inlinable
@@ -162,7 +158,6 @@ public final class ForgeContainer: ForgeContainerProtocol {
     } catch {
       stopRegistering(T.self, error)
     }
-    noteRegistration(T.self)
   }
 
   /// Registers `instance`, built already, for `T` with the `.weak` policy:
@@ -195,14 +190,15 @@ public final class ForgeContainer: ForgeContainerProtocol {
         details: [reason, chain.count > 1 ? "chain: \(chain.joined(separator: " → "))" : nil]))
   }
 
-  /// Remembers how to resolve `T` for ``validate()``; a registration again
-  /// of the same type keeps its first place.
-  @usableFromInline
-  func noteRegistration<T>(_ type: T.Type) {
-    let identity = ObjectIdentifier(T.self)
-    let root = validationRoot(T.self)
-    validationRoots.withValue { roots in
-      if !roots.contains(where: { $0.type == identity }) { roots.append((identity, root)) }
+  /// What ``validate()`` resolves: each type registered synchronously, in
+  /// the order first registered. Made from the store's registrations when
+  /// a validation runs, so that a registration spends nothing on it.
+  func synchronousValidationRoots() -> [(type: ObjectIdentifier, root: Validation.Root)] {
+    store.registeredKeysAndTypes().compactMap { key, type in
+      // An async or main-actor registration has a key of its own.
+      guard key == ObjectIdentifier(type) else { return nil }
+      func root<T>(_ type: T.Type) -> Validation.Root { validationRoot(T.self) }
+      return (key, _openExistential(type, do: root))
     }
   }
 
