@@ -1,7 +1,7 @@
 import Forge
 import Testing
 
-// `provide` without a preview keeps the factory's own type until the
+// `provide` keeps the factory's own type, and the preview's, until the
 // property's type is known (no `Any` box). The dependency is still the
 // property's type: these check each conversion a factory's expression may
 // need on the way, and that the slot, overrides included, has the
@@ -32,6 +32,28 @@ final class FactoryTypeContainer: Container, @unchecked Sendable {
       Hello()
     } preview: {
       Mocked()
+    }
+  }
+  var transientWithPreview: any Greeting {
+    provide {
+      Hello()
+    } preview: {
+      Mocked()
+    }
+  }
+  var baseWithPreview: BaseService {
+    provide(.cached) {
+      DerivedService()
+    } preview: {
+      BaseService()
+    }
+  }
+  var countedWithPreview: Service {
+    provide(.singleton) {
+      self.builds.increment()
+      return Service("real")
+    } preview: {
+      Service("preview")
     }
   }
 }
@@ -80,5 +102,54 @@ struct FactoryTypeTests {
     #expect(container.greetingWithPreview.text == "hello")
     let previewed = Forge.withPreviewMode { FactoryTypeContainer().greetingWithPreview.text }
     #expect(previewed == "mock")
+  }
+
+  @Test("with a preview of another type, each is converted to the property's type")
+  func previewOfAnotherType() {
+    #expect(container.transientWithPreview.text == "hello")
+    #expect(container.baseWithPreview.kind == "derived")
+    #expect(container.baseWithPreview === container.baseWithPreview)
+    Forge.withPreviewMode {
+      let previewing = FactoryTypeContainer()
+      #expect(previewing.transientWithPreview.text == "mock")
+      #expect(previewing.baseWithPreview.kind == "base")
+      // A preview's instance is never kept.
+      #expect(previewing.baseWithPreview !== previewing.baseWithPreview)
+    }
+  }
+
+  @Test("with a preview, the factory builds a kept instance once and an override wins over both")
+  func previewKeptAndOverridden() {
+    let first = container.countedWithPreview
+    #expect(first.label == "real")
+    #expect(container.countedWithPreview === first)
+    #expect(container.builds.count == 1)
+    container.override(\.countedWithPreview) { Service("mock") }
+    #expect(container.countedWithPreview.label == "mock")
+    Forge.withPreviewMode { #expect(container.countedWithPreview.label == "mock") }
+    container.override(\.transientWithPreview) { Mocked() }
+    Forge.withPreviewMode { #expect(container.transientWithPreview.text == "mock") }
+    #expect(container.builds.count == 1)
+  }
+
+  @Test("a preview of the wrong type stops with a message naming both types and the preview")
+  func previewOfWrongType() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      final class WrongPreview: Container, @unchecked Sendable {
+        var number: Int {
+          provide {
+            1
+          } preview: {
+            "not a number"
+          }
+        }
+      }
+      _ = Forge.withPreviewMode { WrongPreview().number }
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "Type mismatch resolving WrongPreview.number: expected Swift.Int, but it produces Swift.String from its preview factory"
+      ))
   }
 }

@@ -49,6 +49,13 @@ final class InstructionContainer: Container, @unchecked Sendable {
   var leaf: Leaf { provide(.singleton) { Leaf() } }
   var transientLeaf: TransientLeaf { provide(.transient) { TransientLeaf() } }
   var transientMarker: any TransientMarker { provide(.transient) { TransientLeaf() } }
+  var previewedMarker: any TransientMarker {
+    provide(.transient) {
+      TransientLeaf()
+    } preview: {
+      TransientLeaf()
+    }
+  }
   func scaled(_ index: Int) -> Leaf { provide(.singleton, key: Self.keys[index]) { Leaf() } }
   static let keys = (0..<20_000).map { "leaf\($0)" }
   var asyncLeaf: AsyncDependency<Leaf> { provide(.singleton) { Leaf() } }
@@ -294,6 +301,9 @@ final class HandRegistry {
 @inline(never) func transientProtocolForge(_ container: InstructionContainer) -> any TransientMarker {
   container.transientMarker
 }
+@inline(never) func transientProtocolForgePreview(_ container: InstructionContainer) -> any TransientMarker {
+  container.previewedMarker
+}
 @inline(never) func transientProtocolForgeInject(_ container: ForgeContainer) -> any TransientMarker {
   try! container.resolve()
 }
@@ -526,6 +536,8 @@ case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForge
 case ("transient", "swiftpod"): for _ in 0..<count { blackHole(transientSwiftPod(pod)) }
 case ("transient-protocol", "hand"): for _ in 0..<count { blackHoleMarker(transientProtocolHand()) }
 case ("transient-protocol", "forge"): for _ in 0..<count { blackHoleMarker(transientProtocolForge(container)) }
+case ("transient-protocol", "forge-preview"):
+  for _ in 0..<count { blackHoleMarker(transientProtocolForgePreview(container)) }
 case ("transient-protocol", "forgeinject"):
   for _ in 0..<count { blackHoleMarker(transientProtocolForgeInject(forgeInject)) }
 case ("transient-protocol", "swiftpod"): for _ in 0..<count { blackHoleMarker(transientProtocolSwiftPod(pod)) }

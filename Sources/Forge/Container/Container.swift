@@ -1,7 +1,7 @@
 import ForgeCore
 
 /// A container of dependencies, each declared as a computed property that
-/// calls ``provide(_:key:fileID:line:_:preview:)->T``.
+/// calls ``provide(_:key:fileID:line:_:preview:)-(_,_,_,_,()->Any,_)``.
 ///
 /// Subclass it, one container per module, or extend ``AppContainer``:
 ///
@@ -81,9 +81,10 @@ open class Container: @unchecked Sendable {
   ///   - factory: builds the instance; may read other properties.
   ///   - preview: builds the instance in Xcode Previews; never kept.
   ///
-  /// Without a preview, Swift picks the overload that keeps the factory's
-  /// own type (``provide(_:key:fileID:line:_:)->T``): the same
-  /// declaration, with no `Any` in between.
+  /// When the closures return their instances' own types, as above, Swift
+  /// picks the overloads that keep those types
+  /// (``provide(_:key:fileID:line:_:)->T`` without a preview, and one with
+  /// a preview): the same declaration, with no `Any` in between.
   @inlinable @_disfavoredOverload
   public func provide<T>(
     _ scope: Scope = .transient,
@@ -96,7 +97,7 @@ open class Container: @unchecked Sendable {
     provideMade(scope, key: key, fileID: fileID, line: line, factory, preview: preview)
   }
 
-  /// ``provide(_:key:fileID:line:_:preview:)->T`` without a preview, for
+  /// ``provide(_:key:fileID:line:_:preview:)-(_,_,_,_,()->Any,_)`` without a preview, for
   /// a factory whose instance keeps its own type, `Made`, until the
   /// dependency's type `T` is known: Swift picks this overload for such
   /// calls, and the instance reaches the property with no `Any` box to
@@ -121,19 +122,46 @@ open class Container: @unchecked Sendable {
     line: UInt = #line,
     _ factory: () -> Made
   ) -> T {
-    provideMade(scope, key: key, fileID: fileID, line: line, factory, preview: nil)
+    provideMade(scope, key: key, fileID: fileID, line: line, factory, preview: nil as (() -> Made)?)
   }
 
-  /// What both synchronous `provide`s do, for factories that make `Made`
-  /// (`Any` for the seed's).
+  /// ``provide(_:key:fileID:line:_:)->T`` with a preview: the factory and
+  /// the preview each keep their own type (`Made`, `Preview`) until the
+  /// dependency's type `T` is known, so the instance reaches the property
+  /// with no `Any` box to open. Swift picks this overload for a call with
+  /// a preview whose closures return their instances' own types; the
+  /// seed's `provide`, whose closures return `Any`, stays for the rest.
+  ///
+  /// ```swift
+  /// var authService: any AuthServiceProtocol {
+  ///   provide(.singleton) { AuthService() } preview: { MockAuthService() }
+  /// }
+  /// ```
+  ///
+  /// A factory or preview whose instance is not a `T` stops with a type
+  /// mismatch when it runs, as the seed's `provide` does.
+  @inlinable @_disfavoredOverload
+  public func provide<T, Made, Preview>(
+    _ scope: Scope = .transient,
+    key: String = #function,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    _ factory: () -> Made,
+    preview: @escaping () -> Preview
+  ) -> T {
+    provideMade(scope, key: key, fileID: fileID, line: line, factory, preview: preview)
+  }
+
+  /// What the synchronous `provide`s do, for factories that make `Made`
+  /// and previews that make `Preview` (`Any` for the seed's).
   @inlinable @inline(__always)
-  final func provideMade<T, Made>(
+  final func provideMade<T, Made, Preview>(
     _ scope: Scope,
     key: String,
     fileID: StaticString,
     line: UInt,
     _ factory: () -> Made,
-    preview: (() -> Made)?
+    preview: (() -> Preview)?
   ) -> T {
     let key = DeclarationKey(key, file: fileID, line: line)
     // Inlinable: the caller's call specialises the engine's common cases
@@ -151,30 +179,30 @@ open class Container: @unchecked Sendable {
     return provideMissed(scope, key: key.name, fileID: fileID, line: line, factory, preview: preview)
   }
 
-  /// ``provide(_:key:fileID:line:_:preview:)->T`` past the published read,
-  /// out of line. The key comes in its parts, each passed in registers:
-  /// the key as one value would be passed by address, which costs the hit
-  /// a stack frame and a stack-protector check.
+  /// A synchronous `provide` past the published read, out of line. The
+  /// key comes in its parts, each passed in registers: the key as one value
+  /// would be passed by address, which costs the hit a stack frame and a
+  /// stack-protector check.
   @inlinable @inline(never)
-  final func provideMissed<T, Made>(
+  final func provideMissed<T, Made, Preview>(
     _ scope: Scope,
     key name: String,
     fileID: StaticString,
     line: UInt,
     _ factory: () -> Made,
-    preview: (() -> Made)?
+    preview: (() -> Preview)?
   ) -> T {
     provideBuilding(scope, key: DeclarationKey(name, file: fileID, line: line), factory, preview: preview)
   }
 
-  /// ``provide(_:key:fileID:line:_:preview:)->T`` for a transient (nothing
-  /// to read), and for the async `provide` past its published read.
+  /// A synchronous `provide` for a transient (nothing to read), and the
+  /// async `provide` past its published read.
   @inlinable @inline(never)
-  final func provideResolving<T, Made>(
+  final func provideResolving<T, Made, Preview>(
     _ scope: Scope,
     key: DeclarationKey,
     _ factory: () -> Made,
-    preview: (() -> Made)?
+    preview: (() -> Preview)?
   ) -> T {
     provideBuilding(scope, key: key, factory, preview: preview)
   }
@@ -183,11 +211,11 @@ open class Container: @unchecked Sendable {
   /// ``provideResolving(_:key:_:preview:)`` share: the preview, else the
   /// engine's general path.
   @inlinable @inline(__always)
-  final func provideBuilding<T, Made>(
+  final func provideBuilding<T, Made, Preview>(
     _ scope: Scope,
     key: DeclarationKey,
     _ factory: () -> Made,
-    preview: (() -> Made)?
+    preview: (() -> Preview)?
   ) -> T {
     do {
       if let preview, PreviewMode.mightBeActive, PreviewMode.isActive {
