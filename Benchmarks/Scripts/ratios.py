@@ -54,6 +54,8 @@ def main():
         keys.append(key)
         if key[0] not in scenarios:
             scenarios.append(key[0])
+    # The report sorts names as text ("10 …" before "2 …"); by number here.
+    scenarios.sort(key=lambda scenario: int(scenario.split()[0]))
     if len(runs) == 1:
         print("| scenario | system | ns/op (p50) | × hand-written | mallocs/op (p50) |")
         print("| --- | --- | ---: | ---: | ---: |")
