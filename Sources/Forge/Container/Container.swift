@@ -314,7 +314,7 @@ open class Container: @unchecked Sendable {
     // cast's direct check would see the wrapper.
     if Made.self == Any.self { return try cast(unsafeBitCast(made, to: Any.self), key: key, factoryName: factoryName) }
     if let converted = made as? T { return converted }
-    return try castConverting(made, key: key, factoryName: factoryName)
+    throw typeMismatch(made, as: T.self, key: key, factoryName: factoryName)
   }
 
   /// The factory's value as `T`. When the `Any` holds a `T` as such (the
@@ -337,10 +337,16 @@ open class Container: @unchecked Sendable {
   @usableFromInline @inline(never)
   final func castConverting<T>(_ value: Any, key: DeclarationKey, factoryName: String) throws -> T {
     if let typed = value as? T { return typed }
-    throw DependencyTypeMismatchError(
+    throw typeMismatch(value, as: T.self, key: key, factoryName: factoryName)
+  }
+
+  /// The error for a factory's `value` that is not a `T`.
+  @usableFromInline @inline(never)
+  final func typeMismatch<T>(_ value: Any, as type: T.Type, key: DeclarationKey, factoryName: String) -> any Error {
+    DependencyTypeMismatchError(
       dependency: dependencyName(key),
       expected: TypeName.of(T.self),
-      actual: "\(TypeName.of(type(of: value))) from its \(factoryName)",
+      actual: "\(TypeName.of(Swift.type(of: value))) from its \(factoryName)",
       chain: ResolutionContext.current.chain
     )
   }
