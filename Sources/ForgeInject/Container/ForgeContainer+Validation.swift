@@ -153,16 +153,20 @@ extension ForgeContainer {
 
 /// Each type registered in a container with an `async` or main-actor
 /// builder, once, in the order first registered, with what makes its
-/// validation root (`Maker`, a metatype: noting a registration allocates
-/// nothing for it and does not spell the type's name).
-struct RegisteredRoots<Maker: Sendable>: Sendable {
+/// validation root (a metatype: noting a registration allocates nothing
+/// for it and does not spell the type's name). Synchronous registrations
+/// need no such list: the store records them in order, and a type opens to
+/// its root unconstrained (``ForgeContainer/synchronousValidationRoots()``);
+/// an async root needs `T: Sendable`, which the store's `Any.Type` cannot
+/// give.
+struct AsyncRegistrationRoots: Sendable {
   /// The types, first registration first.
-  private(set) var entries: [(type: ObjectIdentifier, maker: Maker)] = []
+  private(set) var entries: [(type: ObjectIdentifier, maker: any AsyncRootMaking.Type)] = []
   /// The same types, to tell a registration again at once.
   private(set) var types: Set<ObjectIdentifier> = []
 
   /// Notes `type`, unless it is noted already.
-  mutating func note(_ type: ObjectIdentifier, _ maker: Maker) {
+  mutating func note(_ type: ObjectIdentifier, _ maker: any AsyncRootMaking.Type) {
     if types.insert(type).inserted { entries.append((type, maker)) }
   }
 }

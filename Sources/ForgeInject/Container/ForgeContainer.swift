@@ -16,7 +16,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
   @usableFromInline let store = SlotStore<ObjectIdentifier>()
   /// How to await each type registered with an `async` builder, in
   /// registration order, for ``validateAsync()``.
-  let asyncValidationRoots = LockedValue(RegisteredRoots<any AsyncRootMaking.Type>())
+  let asyncValidationRoots = LockedValue(AsyncRegistrationRoots())
   /// For each `Optional<W>` whose `W` has an async builder, how to await
   /// `W` (see `resolveAsync()`), on the caller's executor as it does.
   let asyncOptionals = LockedValue<[ObjectIdentifier: AwaitWrapped]>([:])
