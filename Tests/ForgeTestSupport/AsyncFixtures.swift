@@ -5,28 +5,53 @@ import ForgeCore
 // builds, and many concurrent reads.
 
 /// A gate that async factories wait at until a test opens it. Waiting
-/// suspends the task; no thread is blocked.
+/// suspends the task; no thread is blocked. A waiting task that is
+/// cancelled (as a test's time limit cancels it) passes at once, so a gate
+/// that a failing test never opens cannot hang the run.
 package final class AsyncGate: Sendable {
-  private let state = LockedValue<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+  private struct State {
+    var isOpen: Bool
+    var nextWaiter = 0
+    var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// Waiters cancelled before they were suspended.
+    var cancelled: Set<Int> = []
+  }
+  private let state: LockedValue<State>
 
-  package init(open: Bool = false) { state.withValue { $0.isOpen = open } }
+  package init(open: Bool = false) { state = LockedValue(State(isOpen: open)) }
 
   package func wait() async {
-    await withCheckedContinuation { continuation in
-      let passes = state.withValue { state in
-        if state.isOpen { return true }
-        state.waiters.append(continuation)
-        return false
+    let waiter = state.withValue { state in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let passes = state.withValue { state in
+          if state.isOpen || state.cancelled.remove(waiter) != nil { return true }
+          state.waiters[waiter] = continuation
+          return false
+        }
+        if passes { continuation.resume() }
       }
-      if passes { continuation.resume() }
+    } onCancel: {
+      let suspended = state.withValue { state in
+        guard let continuation = state.waiters.removeValue(forKey: waiter) else {
+          if !state.isOpen { state.cancelled.insert(waiter) }
+          return nil as CheckedContinuation<Void, Never>?
+        }
+        return continuation
+      }
+      suspended?.resume()
     }
   }
 
   package func open() {
     let waiters = state.withValue { state in
       state.isOpen = true
-      defer { state.waiters = [] }
-      return state.waiters
+      state.cancelled = []
+      defer { state.waiters = [:] }
+      return state.waiters.values
     }
     for waiter in waiters { waiter.resume() }
   }
