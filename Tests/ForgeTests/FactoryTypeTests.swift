@@ -48,6 +48,14 @@ final class FactoryTypeContainer: Container, @unchecked Sendable {
       BaseService()
     }
   }
+  var transientCounted: Service {
+    provide {
+      self.builds.increment()
+      return Service("real")
+    } preview: {
+      Service("preview")
+    }
+  }
   var countedWithPreview: Service {
     provide(.singleton) {
       self.builds.increment()
@@ -151,5 +159,57 @@ struct FactoryTypeTests {
       stderr.contains(
         "Type mismatch resolving WrongPreview.number: expected Swift.Int, but it produces Swift.String from its preview factory"
       ))
+  }
+
+  @Test("a transient built before goes on building per read, and gives way to scopes, previews and observers")
+  func transientBuiltBefore() {
+    // After its first build, a transient's slot is known and its builds
+    // take the short path in `provide`: what wins over its factory must
+    // still win there.
+    let first = container.transientCounted
+    let second = container.transientCounted
+    #expect(first !== second)
+    #expect(container.builds.count == 2)
+    container.withOverrides {
+      $0.override(\.transientCounted) { Service("scoped") }
+    } run: {
+      #expect(container.transientCounted.label == "scoped")
+    }
+    Forge.withPreviewMode { #expect(container.transientCounted.label == "preview") }
+    let events = TransientEvents()
+    let token = container.addObserver(events)
+    #expect(container.transientCounted.label == "real")
+    container.removeObserver(token)
+    #expect(events.builds == 1)
+    #expect(container.transientCounted.label == "real")
+    #expect(container.builds.count == 4)
+  }
+
+  @Test("a transient whose later build has the wrong type stops with the mismatch")
+  func transientOfWrongTypeLater() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      final class Drifting: Container, @unchecked Sendable {
+        let reads = Counter()
+        var number: Int { provide { self.reads.incremented() == 1 ? 1 as Any : "two" as Any } }
+      }
+      let container = Drifting()
+      // The first build makes the slot; the second takes the short path.
+      _ = container.number
+      _ = container.number
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(
+      stderr.contains(
+        "Type mismatch resolving Drifting.number: expected Swift.Int, but it produces Swift.String from its factory"
+      ))
+  }
+}
+
+/// Counts the builds an observed container reports.
+final class TransientEvents: ResolutionObserver {
+  private let count = Counter()
+  var builds: Int { count.count }
+  func resolution(_ event: ResolutionEvent) {
+    if case .built = event.kind { count.increment() }
   }
 }

@@ -169,7 +169,7 @@ open class Container: @unchecked Sendable {
     // A transient has nothing to read: straight to its build, with the key
     // as one value (`scope` is the caller's literal, so only one branch is
     // compiled into the caller).
-    guard scope != .transient else { return provideResolving(scope, key: key, factory, preview: preview) }
+    guard scope != .transient else { return provideTransient(key: key, factory, preview: preview) }
     var known: SlotTableEntry?  // not passed on: the general path finds the slot itself
     if preview == nil || !PreviewMode.mightBeActive,
       let value = store.publishedValue(bits: key.identityBits, as: T.self, known: &known)
@@ -193,6 +193,33 @@ open class Container: @unchecked Sendable {
     preview: (() -> Preview)?
   ) -> T {
     provideBuilding(scope, key: DeclarationKey(name, file: fileID, line: line), factory, preview: preview)
+  }
+
+  /// A synchronous `provide` for a transient, out of line: a known
+  /// transient is built here, with none of the general path's closures;
+  /// the rest goes on to ``provideResolving(_:key:_:preview:)``. Out of
+  /// line so that a kept dependency's `provide`, whose scope rules this
+  /// out, stays small enough to be inlined where it is read.
+  @inlinable @inline(never)
+  final func provideTransient<T, Made, Preview>(
+    key: DeclarationKey,
+    _ factory: () -> Made,
+    preview: (() -> Preview)?
+  ) -> T {
+    if preview == nil || !PreviewMode.mightBeActive {
+      // A factory whose `Made` is `T` cannot throw: this `do` costs such
+      // a build nothing.
+      do {
+        if let built = try store.builtTransient(
+          bits: key.identityBits, as: T.self, factory: { try typed(factory(), key: key, factoryName: "factory") })
+        {
+          return built
+        }
+      } catch {
+        stop(error, file: key.file, line: key.line)
+      }
+    }
+    return provideResolving(.transient, key: key, factory, preview: preview)
   }
 
   /// A synchronous `provide` for a transient (nothing to read), and the

@@ -107,6 +107,31 @@ extension SlotStore {
     return nil
   }
 
+  /// A transient's instance, built at once with `factory` on the calling
+  /// thread, when the table holds a slot of `T`s for `bits` whose
+  /// dependencies are recorded, no override can apply and no build in
+  /// progress records (the cases ``publishedValue(bits:as:known:)`` serves
+  /// for a kept instance); else nil, and the caller takes its general
+  /// path, which also makes the slot on a first build. The caller knows the
+  /// dependency is a transient. For a dialect's entry point, so that the
+  /// common transient build sets up none of the general path's closures.
+  ///
+  /// ```swift
+  /// if let built = try store.builtTransient(bits: key.identityBits, as: T.self, factory: factory) {
+  ///   return built
+  /// }
+  /// return try resolveTransientMissed(key, factory)
+  /// ```
+  @inlinable @inline(__always)
+  package func builtTransient<T>(bits: SlotKeyBits?, as type: T.Type, factory: () throws -> T) throws -> T? {
+    guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade, thread.pointee.recordsNothing,
+      let entry = entryPastGates(bits: bits, as: T.self, in: thread),
+      canBuildRecordingNothing(entry.slot, thread: thread, recordsNothing: true)
+    else { return nil }
+    var scopeDepth = 0  // no scope applies: stays 0
+    return try buildRecordingNothing(entry.slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
+  }
+
   /// What the lock-free path would serve for `bits` on this thread, or nil
   /// when it would take the locked path. For tests and introspection.
   package func published<T>(bits: SlotKeyBits, as type: T.Type) -> T? {
