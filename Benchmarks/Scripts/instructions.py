@@ -100,7 +100,10 @@ SCOPED_OVERRIDE_RATIO_TODAY = 3.3
 # learned to tell a gate raised by other tasks' recording async builds from
 # one raised by a scope: a scope's resolution asks once more, out of line
 # (`Gates.isClearForThisTask` in ForgeCore).
-OVERRIDE_LEVEL_TODAY = {"forge": 413, "forge-scope": 720}
+# Forge's miss serves an override before it sets up the general path's
+# closures (2026-11-25): its container-wide override went from 387 to 305,
+# within the ratio, and its scoped one from 679 to 600.
+OVERRIDE_LEVEL_TODAY = {"forge-scope": 625}
 OVERRIDE_SYSTEMS = ["forge", "forge-scope", "swiftpod", "fetcher"]
 # Issue 13: a cached hit of an async dependency, awaited, within 2x the
 # synchronous hit of the same dialect. Missed: an awaited call of an async

@@ -192,7 +192,15 @@ open class Container: @unchecked Sendable {
     _ factory: () -> Made,
     preview: (() -> Preview)?
   ) -> T {
-    provideBuilding(scope, key: DeclarationKey(name, file: fileID, line: line), factory, preview: preview)
+    let key = DeclarationKey(name, file: fileID, line: line)
+    // An override (it beats the preview and the factory) is served before
+    // the general path's closures are set up.
+    do {
+      if let value = try store.servedByOverride(bits: key.identityBits, as: T.self) { return value }
+    } catch {
+      stop(error, file: fileID, line: line)
+    }
+    return provideBuilding(scope, key: key, factory, preview: preview)
   }
 
   /// A synchronous `provide` for a transient, out of line: a known

@@ -188,40 +188,13 @@ extension SlotStore {
             var scopeDepth = 0  // no scope exists: stays 0
             return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
           }
-        } else if overrides < Self.observerWeight, thread.pointee.holdsOverrideAcrossBuild,
-          thread.pointee.firstFrame(building: slot) == nil
-        {
-          // The common cases of a container-wide override: one that keeps
-          // nothing (Forge's), or one whose kept instance exists
-          // (SwiftPod's), with nothing to record. An override's factory
-          // never records the slot's dependencies, so unlike the slot's own
-          // build this does not wait for them to be recorded (a slot only
-          // ever served by its override never has them). The override's
-          // factory runs while this depth's hazard pointer holds it.
-          let overrideHazard = thread.pointee.overrideHazard
-          let overrideCell = slot._withUnsafeGuaranteedRef { $0.overrideCell }
-          if let box = thread.pointee.beginHeldRead(overrideCell, hazard: overrideHazard) {
-            let override = box.load(as: Unmanaged<AnyOverride>.self)
-            if buildsEachTime(override, as: T.self) {
-              defer { thread.pointee.endHeldRead(hazard: overrideHazard) }
-              return try buildWithOverride(slot, override, thread: thread)
-            }
-            if let kept = beginKeptOverrideRead(override, as: T.self, thread: thread) {
-              let value = PublishedRead(box: kept, thread: thread).take(T.self)
-              thread.pointee.endHeldRead(hazard: overrideHazard)
-              return value
-            }
-            thread.pointee.endHeldRead(hazard: overrideHazard)
-          }
+        } else if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
+          return value
         }
       } else if thread.pointee.recordsNothing, overrideCount.value == 0,
-        thread.pointee.firstFrame(building: slot) == nil,
-        let scoped = scopedOverrideBuildingEachTime(slot, valueType: ObjectIdentifier(T.self), thread: thread)
+        let value = try builtByScopedOverride(slot, as: T.self, thread: thread)
       {
-        // The common case of an override in the task's scope (Forge's
-        // `withOverrides`): one that keeps nothing, with nothing to record.
-        // The scope keeps the override.
-        return try withExtendedLifetime(scoped.scope) { try buildWithOverride(slot, scoped.override, thread: thread) }
+        return value
       }
     }
     return try resolveGeneral(
@@ -233,6 +206,95 @@ extension SlotStore {
       known: known,
       thread: thread
     )
+  }
+
+  /// The instance `slot`'s container-wide override serves, in its common
+  /// cases: one that keeps nothing (Forge's), or one whose kept instance
+  /// exists (SwiftPod's), with nothing to record; else nil, and the general
+  /// path decides. `overrides` is the store's override count as the caller
+  /// read it (not 0); the caller checked that no scope is active and that
+  /// the thread records nothing. An override's factory never records the
+  /// slot's dependencies, so unlike the slot's own build this does not wait
+  /// for them to be recorded (a slot only ever served by its override never
+  /// has them). The override's factory runs while this depth's hazard
+  /// pointer holds it.
+  @inlinable @inline(__always)
+  func builtByContainerOverride<T>(
+    _ slot: Unmanaged<AnySlot>,
+    as type: T.Type,
+    overrides: Int,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T? {
+    guard overrides < Self.observerWeight, thread.pointee.holdsOverrideAcrossBuild,
+      thread.pointee.firstFrame(building: slot) == nil
+    else { return nil }
+    let overrideHazard = thread.pointee.overrideHazard
+    let overrideCell = slot._withUnsafeGuaranteedRef { $0.overrideCell }
+    guard let box = thread.pointee.beginHeldRead(overrideCell, hazard: overrideHazard) else { return nil }
+    let override = box.load(as: Unmanaged<AnyOverride>.self)
+    if buildsEachTime(override, as: T.self) {
+      defer { thread.pointee.endHeldRead(hazard: overrideHazard) }
+      return try buildWithOverride(slot, override, as: T.self, thread: thread)
+    }
+    if let kept = beginKeptOverrideRead(override, as: T.self, thread: thread) {
+      let value = PublishedRead(box: kept, thread: thread).take(T.self)
+      thread.pointee.endHeldRead(hazard: overrideHazard)
+      return value
+    }
+    thread.pointee.endHeldRead(hazard: overrideHazard)
+    return nil
+  }
+
+  /// The instance an override of the slot for `bits` serves, in the common
+  /// cases the general path would serve without its closures: a
+  /// container-wide override (``builtByContainerOverride(_:as:overrides:thread:)``),
+  /// or, while scopes are active, one in the calling task's scope that keeps
+  /// nothing (Forge's `withOverrides`); else nil, and the caller takes its
+  /// general path. The table must hold a slot of `T`s for `bits`, and no
+  /// build in progress may record. For a dialect's miss, so that an
+  /// overridden dependency is served before any of the general path's
+  /// closures are set up.
+  ///
+  /// ```swift
+  /// if let value = try store.servedByOverride(bits: key.identityBits, as: T.self) {
+  ///   return value
+  /// }
+  /// ```
+  @inlinable @inline(__always)
+  package func servedByOverride<T>(bits: SlotKeyBits?, as type: T.Type) throws -> T? {
+    let scopes = Gates.activeOverrideScopes.value
+    let overrides = overrideCount.value
+    // No override anywhere: nothing to look up.
+    guard scopes != 0 || overrides != 0, let thread = ResolutionContext.currentFastIfMade,
+      thread.pointee.recordsNothing, !thread.pointee.isCapturing,
+      let bits, let entry = typedEntry(bits: bits, as: T.self)
+    else { return nil }
+    let slot = entry.slot
+    if scopes == 0 {
+      return try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread)
+    }
+    guard overrides == 0 else { return nil }
+    return try builtByScopedOverride(slot, as: T.self, thread: thread)
+  }
+
+  /// The instance an override in the calling task's scope builds for
+  /// `slot`, in the common case of one that keeps nothing (Forge's
+  /// `withOverrides`), with nothing to record; else nil, and the general
+  /// path decides. The caller checked that the thread records nothing and
+  /// that no container-wide override is installed.
+  @inlinable @inline(__always)
+  func builtByScopedOverride<T>(
+    _ slot: Unmanaged<AnySlot>,
+    as type: T.Type,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T? {
+    guard thread.pointee.firstFrame(building: slot) == nil,
+      let scoped = scopedOverrideBuildingEachTime(slot, valueType: ObjectIdentifier(T.self), thread: thread)
+    else { return nil }
+    // The scope keeps the override.
+    return try withExtendedLifetime(scoped.scope) {
+      try buildWithOverride(slot, scoped.override, as: T.self, thread: thread)
+    }
   }
 
   /// Whether `slot` can be built right now by
@@ -341,10 +403,13 @@ extension SlotStore {
 
   /// Builds `slot` with the factory of `override`, which the caller holds
   /// and which ``buildsEachTime(_:as:)`` accepted; nothing is recorded.
+  /// `T` is named, not inferred: a caller returning `T?` would otherwise
+  /// build for `T?`, and the unchecked downcast below would be wrong.
   @inlinable @inline(__always)
   func buildWithOverride<T>(
     _ slot: Unmanaged<AnySlot>,
     _ override: Unmanaged<AnyOverride>,
+    as type: T.Type,
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
     var scopeDepth = 0  // the caller marks the scope's use itself

@@ -1,0 +1,102 @@
+import Forge
+import ForgeTestSupport
+import Testing
+
+// `provide` serves an override before it sets up the general path (a
+// container-wide override, or one in the task's `withOverrides` scope). The
+// engine's override factory is typed by the property: these read values of
+// every shape through that path, where a factory taken for the wrong type
+// would hand back a wrong value (release) or stop (debug).
+
+struct Point: Equatable, Sendable {
+  var x: Double
+  var y: Double
+  var label: String
+}
+
+final class ShapesContainer: Container, @unchecked Sendable {
+  let builds = Counter()
+
+  var number: Int {
+    provide(.singleton) {
+      self.builds.increment()
+      return 1
+    }
+  }
+  var text: String {
+    provide(.cached) {
+      self.builds.increment()
+      return "real"
+    }
+  }
+  var maybe: Int? {
+    provide(.singleton) {
+      self.builds.increment()
+      return 5
+    }
+  }
+  var point: Point {
+    provide {
+      self.builds.increment()
+      return Point(x: 1, y: 2, label: "real")
+    }
+  }
+  var greeting: any Greeting {
+    provide(.singleton) {
+      self.builds.increment()
+      return Hello()
+    }
+  }
+  var sum: Int { provide { self.number + (self.maybe ?? 0) } }
+}
+
+@Suite("Overrides served before the general path", .timeLimit(.minutes(1)))
+struct OverrideShortPathTests {
+  let container = ShapesContainer()
+
+  @Test("a container-wide override serves values of every shape, read twice, and never runs the factory")
+  func containerWide() {
+    container.override(\.number) { 42 }
+    container.override(\.text) { "mock" }
+    container.override(\.maybe) { nil }
+    container.override(\.point) { Point(x: -1, y: 0.5, label: "mock") }
+    container.override(\.greeting) { Mocked() }
+    for _ in 0..<2 {
+      #expect(container.number == 42)
+      #expect(container.text == "mock")
+      #expect(container.maybe == nil)
+      #expect(container.point == Point(x: -1, y: 0.5, label: "mock"))
+      #expect(container.greeting.text == "mock")
+      #expect(container.sum == 42)
+    }
+    #expect(container.builds.count == 0)
+    container.removeOverride(for: \.number)
+    container.removeOverride(for: \.maybe)
+    #expect(container.number == 1)
+    #expect(container.sum == 6)
+  }
+
+  @Test("an override in a scope serves values of every shape, after real instances were built")
+  func scoped() {
+    #expect(container.number == 1)
+    #expect(container.point.label == "real")
+    let builds = container.builds.count
+    container.withOverrides {
+      $0.override(\.number) { 7 }
+      $0.override(\.maybe) { 3 }
+      $0.override(\.point) { Point(x: 3, y: 4, label: "scoped") }
+      $0.override(\.greeting) { Mocked() }
+    } run: {
+      for _ in 0..<2 {
+        #expect(container.number == 7)
+        #expect(container.maybe == 3)
+        #expect(container.point == Point(x: 3, y: 4, label: "scoped"))
+        #expect(container.greeting.text == "mock")
+        #expect(container.sum == 10)
+      }
+    }
+    #expect(container.builds.count == builds)
+    #expect(container.number == 1)
+    #expect(container.sum == 6)
+  }
+}
