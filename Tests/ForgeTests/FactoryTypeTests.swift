@@ -205,11 +205,17 @@ struct FactoryTypeTests {
   }
 }
 
-/// Counts the builds an observed container reports.
+/// Counts the builds and requests an observed container reports.
 final class TransientEvents: ResolutionObserver {
-  private let count = Counter()
-  var builds: Int { count.count }
+  private let builtCount = Counter()
+  private let requestCount = Counter()
+  var builds: Int { builtCount.count }
+  var requests: Int { requestCount.count }
   func resolution(_ event: ResolutionEvent) {
-    if case .built = event.kind { count.increment() }
+    switch event.kind {
+    case .built: builtCount.increment()
+    case .requested: requestCount.increment()
+    default: break
+    }
   }
 }

@@ -100,3 +100,54 @@ struct OverrideShortPathTests {
     #expect(container.sum == 6)
   }
 }
+
+@Suite("Reads of a container with overrides elsewhere", .timeLimit(.minutes(1)))
+struct OverriddenElsewhereTests {
+  let container = ShapesContainer()
+
+  @Test("a kept dependency that is not overridden keeps its instance while another one is overridden")
+  func keptBesideAnOverride() {
+    #expect(container.greeting.text == "hello")
+    #expect(container.number == 1)
+    container.override(\.text) { "mock" }
+    #expect(container.text == "mock")
+    for _ in 0..<2 {
+      #expect(container.number == 1)
+      #expect(container.greeting.text == "hello")
+    }
+    #expect(container.builds.count == 2)
+    // An override installed now wins at once, and its removal brings the
+    // kept instance back.
+    container.override(\.number) { 9 }
+    #expect(container.number == 9)
+    container.removeOverride(for: \.number)
+    #expect(container.number == 1)
+    #expect(container.builds.count == 2)
+  }
+
+  @Test("a kept dependency not built yet is built once, while another one is overridden")
+  func builtBesideAnOverride() {
+    container.override(\.text) { "mock" }
+    #expect(container.text == "mock")
+    #expect(container.maybe == 5)
+    #expect(container.maybe == 5)
+    #expect(container.builds.count == 1)
+    container.resetCached()
+    container.resetAll()
+    #expect(container.text == "real")
+    #expect(container.maybe == 5)
+    #expect(container.builds.count == 3)
+  }
+
+  @Test("an observer added while an override is installed still sees every read")
+  func observedBesideAnOverride() {
+    container.override(\.text) { "mock" }
+    _ = container.number
+    let events = TransientEvents()
+    let token = container.addObserver(events)
+    _ = container.number
+    _ = container.text
+    container.removeObserver(token)
+    #expect(events.requests == 2)
+  }
+}

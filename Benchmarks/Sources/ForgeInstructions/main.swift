@@ -421,6 +421,20 @@ case ("override", "forge-scope"):
   } run: {
     for _ in 0..<count { blackHole(overrideForge(container)) }
   }
+case ("override", "forge-other"):
+  let overridden = InstructionContainer()
+  _ = overridden.leaf
+  overridden.override(\.transientLeaf) { TransientLeaf() }
+  _ = overridden.transientLeaf
+  for _ in 0..<count { blackHole(overrideForge(overridden)) }
+case ("override", "forge-scope-other"):
+  _ = container.leaf
+  container.withOverrides {
+    $0.override(\.transientLeaf) { TransientLeaf() }
+  } run: {
+    _ = container.transientLeaf
+    for _ in 0..<count { blackHole(overrideForge(container)) }
+  }
 case ("override", "swiftpod"):
   let overridden = SwiftPod()
   overridden.overrideProvider(podLeaf) { _ in mockLeaf }

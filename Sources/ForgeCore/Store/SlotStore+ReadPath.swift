@@ -245,43 +245,50 @@ extension SlotStore {
     return nil
   }
 
-  /// The instance an override of the slot for `bits` serves, in the common
-  /// cases the general path would serve without its closures: a
-  /// container-wide override (``builtByContainerOverride(_:as:overrides:thread:)``),
-  /// or, while scopes are active, one in the calling task's scope that keeps
-  /// nothing (Forge's `withOverrides`); else nil, and the caller takes its
-  /// general path. The table must hold a slot of `T`s for `bits`, and no
-  /// build in progress may record. For a dialect's miss, so that an
-  /// overridden dependency is served before any of the general path's
-  /// closures are set up.
+  /// What a kept dependency's read serves while overrides are installed on
+  /// the container and no scope is active, in the common cases the general
+  /// path would serve without its closures: the slot's container-wide
+  /// override (``builtByContainerOverride(_:as:overrides:thread:)``), or,
+  /// when the slot has none, its published instance, as a plain hit would
+  /// serve it; else nil, and the caller takes its general path. The table
+  /// must hold a slot of `T`s for `bits`, and no build in progress may
+  /// record. For a dialect's miss, so that an overridden container's reads
+  /// set up none of the general path's closures.
+  ///
+  /// A scope's override is left to the general path: finding it reads the
+  /// task's scope, which the general path reads again for every
+  /// dependency the scope does not override.
   ///
   /// ```swift
-  /// if let value = try store.servedByOverride(bits: key.identityBits, as: T.self) {
+  /// if let value = try store.servedPastContainerOverrides(bits: key.identityBits, as: T.self) {
   ///   return value
   /// }
   /// ```
   @inlinable @inline(__always)
-  package func servedByOverride<T>(bits: SlotKeyBits?, as type: T.Type) throws -> T? {
-    let scopes = Gates.activeOverrideScopes.value
+  package func servedPastContainerOverrides<T>(bits: SlotKeyBits?, as type: T.Type) throws -> T? {
     let overrides = overrideCount.value
-    // No override anywhere: nothing to look up.
-    guard scopes != 0 || overrides != 0, let thread = ResolutionContext.currentFastIfMade,
+    guard Gates.activeOverrideScopes.value == 0, overrides != 0, let thread = ResolutionContext.currentFastIfMade,
       thread.pointee.recordsNothing, !thread.pointee.isCapturing,
       let bits, let entry = typedEntry(bits: bits, as: T.self)
     else { return nil }
     let slot = entry.slot
-    if scopes == 0 {
-      return try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread)
+    if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
+      return value
     }
-    guard overrides == 0 else { return nil }
-    return try builtByScopedOverride(slot, as: T.self, thread: thread)
+    // Not overridden: its published instance, if it has one. An override
+    // installed since is a race the plain hit has too.
+    guard overrides < Self.observerWeight, slot._withUnsafeGuaranteedRef({ $0.overrideCell.pointee == nil }),
+      let box = thread.pointee.beginRead(entry.cell)
+    else { return nil }
+    return PublishedRead(box: box, thread: thread).take(T.self)
   }
 
   /// The instance an override in the calling task's scope builds for
   /// `slot`, in the common case of one that keeps nothing (Forge's
   /// `withOverrides`), with nothing to record; else nil, and the general
   /// path decides. The caller checked that the thread records nothing and
-  /// that no container-wide override is installed.
+  /// that no container-wide override is installed. The general path's front
+  /// (``resolveByBits(bits:key:lifetime:name:factory:)``) tries it.
   @inlinable @inline(__always)
   func builtByScopedOverride<T>(
     _ slot: Unmanaged<AnySlot>,
