@@ -48,6 +48,13 @@ final class ShapesContainer: Container, @unchecked Sendable {
     }
   }
   var sum: Int { provide { self.number + (self.maybe ?? 0) } }
+  var previewed: Service {
+    provide(.singleton) {
+      Service("real")
+    } preview: {
+      Service("preview")
+    }
+  }
 }
 
 @Suite("Overrides served before the general path", .timeLimit(.minutes(1)))
@@ -139,9 +146,23 @@ struct OverriddenElsewhereTests {
     #expect(container.builds.count == 3)
   }
 
+  @Test("in preview mode, a kept instance gives way to its preview while another dependency is overridden")
+  func previewBesideAnOverride() {
+    // Found by the reference model: the published instance was served
+    // before the preview.
+    #expect(container.previewed.label == "real")
+    container.override(\.text) { "mock" }
+    // The override's first read ends its key's discovery, which holds the
+    // container on the general path until then.
+    #expect(container.text == "mock")
+    Forge.withPreviewMode { #expect(container.previewed.label == "preview") }
+    #expect(container.previewed.label == "real")
+  }
+
   @Test("an observer added while an override is installed still sees every read")
   func observedBesideAnOverride() {
     container.override(\.text) { "mock" }
+    #expect(container.text == "mock")
     _ = container.number
     let events = TransientEvents()
     let token = container.addObserver(events)
@@ -149,5 +170,6 @@ struct OverriddenElsewhereTests {
     _ = container.text
     container.removeObserver(token)
     #expect(events.requests == 2)
+    #expect(container.number == 1)
   }
 }

@@ -196,10 +196,16 @@ open class Container: @unchecked Sendable {
     // With overrides installed on the container, the common reads (the
     // override, which beats the preview and the factory, or a kept instance
     // of a dependency not overridden) are served before the general path's
-    // closures are set up. Inline: out of line, the key is passed by
-    // address and an overridden read costs 50 instructions more.
+    // closures are set up; the instance not when a preview would serve the
+    // read. Inline: out of line, the key is passed by address and an
+    // overridden read costs 50 instructions more.
+    let servesPublished = preview == nil || !PreviewMode.mightBeActive
     do {
-      if let value = try store.servedPastContainerOverrides(bits: key.identityBits, as: T.self) { return value }
+      if let value = try store.servedPastContainerOverrides(
+        bits: key.identityBits, as: T.self, servesPublished: servesPublished)
+      {
+        return value
+      }
     } catch {
       stop(error, file: fileID, line: line)
     }

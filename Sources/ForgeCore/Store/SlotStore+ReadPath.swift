@@ -250,7 +250,9 @@ extension SlotStore {
   /// path would serve without its closures: the slot's container-wide
   /// override (``builtByContainerOverride(_:as:overrides:thread:)``), or,
   /// when the slot has none, its published instance, as a plain hit would
-  /// serve it; else nil, and the caller takes its general path. The table
+  /// serve it (only when `servesPublished`: not when a preview factory
+  /// would serve the read instead); else nil, and the caller takes its
+  /// general path. The table
   /// must hold a slot of `T`s for `bits`, and no build in progress may
   /// record. For a dialect's miss, so that an overridden container's reads
   /// set up none of the general path's closures.
@@ -260,12 +262,19 @@ extension SlotStore {
   /// dependency the scope does not override.
   ///
   /// ```swift
-  /// if let value = try store.servedPastContainerOverrides(bits: key.identityBits, as: T.self) {
+  /// let servesPublished = preview == nil || !PreviewMode.mightBeActive
+  /// if let value = try store.servedPastContainerOverrides(
+  ///   bits: key.identityBits, as: T.self, servesPublished: servesPublished)
+  /// {
   ///   return value
   /// }
   /// ```
   @inlinable @inline(__always)
-  package func servedPastContainerOverrides<T>(bits: SlotKeyBits?, as type: T.Type) throws -> T? {
+  package func servedPastContainerOverrides<T>(
+    bits: SlotKeyBits?,
+    as type: T.Type,
+    servesPublished: Bool
+  ) throws -> T? {
     let overrides = overrideCount.value
     guard Gates.activeOverrideScopes.value == 0, overrides != 0, let thread = ResolutionContext.currentFastIfMade,
       thread.pointee.recordsNothing, !thread.pointee.isCapturing,
@@ -277,7 +286,8 @@ extension SlotStore {
     }
     // Not overridden: its published instance, if it has one. An override
     // installed since is a race the plain hit has too.
-    guard overrides < Self.observerWeight, slot._withUnsafeGuaranteedRef({ $0.overrideCell.pointee == nil }),
+    guard servesPublished, overrides < Self.observerWeight,
+      slot._withUnsafeGuaranteedRef({ $0.overrideCell.pointee == nil }),
       let box = thread.pointee.beginRead(entry.cell)
     else { return nil }
     return PublishedRead(box: box, thread: thread).take(T.self)
