@@ -354,25 +354,6 @@ extension SlotStore where Key == IdentityKey {
       slot, lifetime: lifetime, factory: factory, thread: ResolutionContext.currentFast, recordsNothing: true)
   }
 
-  /// A transient's build with `slot`, its slot, recording nothing, when
-  /// `lifetime` keeps no instance and
-  /// ``canBuildRecordingNothing(_:thread:recordsNothing:)``; else nil, and
-  /// the general path builds. No override may apply; the caller checks that.
-  @inlinable @inline(__always)
-  func buildTransientAtOnce<T>(
-    _ slot: Unmanaged<AnySlot>,
-    lifetime: Lifetime,
-    factory: () throws -> T,
-    thread: UnsafeMutablePointer<ThreadFastState>,
-    recordsNothing: Bool = false
-  ) throws -> T? {
-    guard !lifetime.isStored, canBuildRecordingNothing(slot, thread: thread, recordsNothing: recordsNothing) else {
-      return nil
-    }
-    var scopeDepth = 0  // no scope applies: stays 0
-    return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
-  }
-
   /// The instance published by the async handle kept for the object whose
   /// serial is `serial` and whose life is `life`, read in place:
   /// ``SlotStore/publishedAsyncValue(bits:as:)`` through the object's

@@ -120,16 +120,15 @@ extension SlotStore {
   /// if let built = try store.builtTransient(bits: key.identityBits, as: T.self, factory: factory) {
   ///   return built
   /// }
-  /// return try resolveTransientMissed(key, factory)
+  /// return try store.resolve(key, lifetime: .transient, name: name, factory: factory)
   /// ```
   @inlinable @inline(__always)
   package func builtTransient<T>(bits: SlotKeyBits?, as type: T.Type, factory: () throws -> T) throws -> T? {
     guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade, thread.pointee.recordsNothing,
-      let entry = entryPastGates(bits: bits, as: T.self, in: thread),
-      canBuildRecordingNothing(entry.slot, thread: thread, recordsNothing: true)
+      let entry = entryPastGates(bits: bits, as: T.self, in: thread)
     else { return nil }
-    var scopeDepth = 0  // no scope applies: stays 0
-    return try buildRecordingNothing(entry.slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
+    return try buildTransientAtOnce(
+      entry.slot, lifetime: .transient, factory: factory, thread: thread, recordsNothing: true)
   }
 
   /// What the lock-free path would serve for `bits` on this thread, or nil
@@ -184,9 +183,8 @@ extension SlotStore {
             if let box = thread.pointee.beginRead(entry.cell) {
               return PublishedRead(box: box, thread: thread).take(T.self)
             }
-          } else if canBuildRecordingNothing(slot, thread: thread) {
-            var scopeDepth = 0  // no scope exists: stays 0
-            return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
+          } else if let built = try buildTransientAtOnce(slot, lifetime: lifetime, factory: factory, thread: thread) {
+            return built
           }
         } else if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
           return value
@@ -252,10 +250,11 @@ extension SlotStore {
   /// when the slot has none, its published instance, as a plain hit would
   /// serve it (only when `servesPublished`: not when a preview factory
   /// would serve the read instead); else nil, and the caller takes its
-  /// general path. The table
-  /// must hold a slot of `T`s for `bits`, and no build in progress may
-  /// record. For a dialect's miss, so that an overridden container's reads
-  /// set up none of the general path's closures.
+  /// general path. The table must hold a slot of `T`s for `bits`, no
+  /// observer or parked key read may hold the container on the general
+  /// path, and no build in progress may record. For a dialect's miss, so
+  /// that an overridden container's reads set up none of the general
+  /// path's closures.
   ///
   /// A scope's override is left to the general path: finding it reads the
   /// task's scope, which the general path reads again for every
@@ -275,9 +274,10 @@ extension SlotStore {
     as type: T.Type,
     servesPublished: Bool
   ) throws -> T? {
+    // Not while an observer or a parked key read holds the general path.
     let overrides = overrideCount.value
-    guard Gates.activeOverrideScopes.value == 0, overrides != 0, let thread = ResolutionContext.currentFastIfMade,
-      thread.pointee.recordsNothing, !thread.pointee.isCapturing,
+    guard Gates.activeOverrideScopes.value == 0, overrides != 0, overrides < Self.observerWeight,
+      let thread = ResolutionContext.currentFastIfMade, thread.pointee.recordsNothing, !thread.pointee.isCapturing,
       let bits, let entry = typedEntry(bits: bits, as: T.self)
     else { return nil }
     let slot = entry.slot
@@ -286,8 +286,7 @@ extension SlotStore {
     }
     // Not overridden: its published instance, if it has one. An override
     // installed since is a race the plain hit has too.
-    guard servesPublished, overrides < Self.observerWeight,
-      slot._withUnsafeGuaranteedRef({ $0.overrideCell.pointee == nil }),
+    guard servesPublished, slot._withUnsafeGuaranteedRef({ $0.overrideCell.pointee == nil }),
       let box = thread.pointee.beginRead(entry.cell)
     else { return nil }
     return PublishedRead(box: box, thread: thread).take(T.self)
@@ -312,6 +311,25 @@ extension SlotStore {
     return try withExtendedLifetime(scoped.scope) {
       try buildWithOverride(slot, scoped.override, as: T.self, thread: thread)
     }
+  }
+
+  /// A transient's build with `slot`, its slot, recording nothing, when
+  /// `lifetime` keeps no instance and
+  /// ``canBuildRecordingNothing(_:thread:recordsNothing:)``; else nil, and
+  /// the general path builds. No override may apply; the caller checks that.
+  @inlinable @inline(__always)
+  func buildTransientAtOnce<T>(
+    _ slot: Unmanaged<AnySlot>,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    thread: UnsafeMutablePointer<ThreadFastState>,
+    recordsNothing: Bool = false
+  ) throws -> T? {
+    guard !lifetime.isStored, canBuildRecordingNothing(slot, thread: thread, recordsNothing: recordsNothing) else {
+      return nil
+    }
+    var scopeDepth = 0  // no scope applies: stays 0
+    return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
   }
 
   /// Whether `slot` can be built right now by
