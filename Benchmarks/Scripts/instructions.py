@@ -54,8 +54,11 @@ SCALE_RATIO_TODAY = 3.0
 # What the engine reaches today where it misses those budgets: CI fails if a
 # change makes it worse (see Benchmarks/README.md, "Instruction counts").
 # Tightened on 5521639 (hits 193-210, transient builds up to 774, 2.11x).
+# The transient ratio again when ForgeInject, the one dialect it still
+# holds, ran a transient's registered builder under a hazard pointer
+# instead of retaining it (704 -> 661, 1.78x; 2026-11-25).
 HIT_EXTRA_TODAY = 100
-TRANSIENT_RATIO_TODAY = 2.0
+TRANSIENT_RATIO_TODAY = 1.85
 # Dialects whose transient build meets issue 10's budget: held to it with
 # --today too. SwiftPod's since a transient whose slot is cached builds in
 # a small function of its own (590 -> 544, hand-written 367). Forge's since

@@ -264,14 +264,39 @@ import CForgeAtomics
   /// A registered factory with its lifetime, for dialects that register
   /// before resolving.
   @usableFromInline package struct Registered {
-    @usableFromInline package let factory: @Sendable () throws -> T
+    /// The factory, in an object of its own: a reader that keeps the
+    /// registration's box alive calls it borrowed (``build(inBox:)``), which
+    /// a closure stored in the box itself would not allow without a retain.
+    @usableFromInline let built: Factory
     @usableFromInline package let lifetime: Lifetime
 
     @inlinable
     package init(factory: @escaping @Sendable () throws -> T, lifetime: Lifetime) {
-      self.factory = factory
+      self.built = Factory(factory)
       self.lifetime = lifetime
     }
+
+    /// The registered factory.
+    @inlinable
+    package var factory: @Sendable () throws -> T { built.run }
+
+    /// Runs the factory of the registration in `box`, which the caller keeps
+    /// alive (a hazard pointer on it) until this returns: the factory is
+    /// neither copied nor retained.
+    @inlinable @inline(__always)
+    package static func build(inBox box: UnsafeMutableRawPointer) throws -> T {
+      let offset = MemoryLayout<Registered>.offset(of: \.built).unsafelyUnwrapped
+      return try UnsafeRawPointer(box).load(fromByteOffset: offset, as: Unmanaged<Factory>.self)
+        ._withUnsafeGuaranteedRef { try $0.run() }
+    }
+  }
+
+  /// A registered factory, held by its ``Registered``.
+  @usableFromInline package final class Factory: Sendable {
+    @usableFromInline let run: @Sendable () throws -> T
+
+    @inlinable
+    init(_ run: @escaping @Sendable () throws -> T) { self.run = run }
   }
 
   /// The registered factory; read it with the store's lock held, or through

@@ -147,23 +147,33 @@ extension SlotStore {
       // This thread knows the slot, so the store knows it as a reader: the
       // registration is read without the lock. The store keeps the slot. A
       // slot made for a registration is in the table with its factory (see
-      // slotLocked), so an empty cell here means none was registered.
-      guard let box = thread.pointee.beginRead(AnySlot.registrationCell(after: cell)) else { throw notRegistered }
+      // slotLocked), so an empty cell here means none was registered. It is
+      // read under this build depth's override hazard pointer, which no
+      // override holds here (`entry` says none applies) and which the
+      // deeper resolutions of a build do not use.
+      let hazard = thread.pointee.overrideHazard
+      guard let box = thread.pointee.beginHeldRead(AnySlot.registrationCell(after: cell), hazard: hazard) else {
+        throw notRegistered
+      }
       let registered = box.assumingMemoryBound(to: Slot<T>.Registered.self)
       let lifetime = registered.pointee.lifetime
-      // Copied out (a retain of its context): the factory may resolve other
-      // registrations, which read under the same hazard pointer.
-      let factory = registered.pointee.factory
-      thread.pointee.endRead()
-      if !lifetime.isStored, canBuildRecordingNothing(known, thread: thread) {
+      if !lifetime.isStored, thread.pointee.holdsOverrideAcrossBuild, canBuildRecordingNothing(known, thread: thread) {
         // buildRecordingNothing(_:factory:thread:usedScopedOverride:) by
-        // hand: passing the escaping `factory` as its non-escaping argument
-        // costs the unspecialised copy another retain. No scope is active,
-        // so the frame's scope flag needs no reading.
+        // hand, with the factory run where it is stored: the hazard pointer
+        // keeps the registration, and so the factory's context, for the
+        // build, which then retains neither. No scope is active, so the
+        // frame's scope flag needs no reading.
         thread.pointee.push(known, recordingFrom: nil)
-        defer { _ = thread.pointee.pop() }
-        return try factory()
+        defer {
+          _ = thread.pointee.pop()
+          thread.pointee.endHeldRead(hazard: hazard)
+        }
+        return try Slot<T>.Registered.build(inBox: box)
       }
+      // Copied out (a retain of its context): a deep build shares the
+      // hazard pointer with every build below it.
+      let factory = registered.pointee.factory
+      thread.pointee.endHeldRead(hazard: hazard)
       return try resolveKnownSlot(known, lifetime: lifetime, factory: factory, thread: thread)
     }
     if isSurelyUnregistered(key, thread: thread) { throw notRegistered }
