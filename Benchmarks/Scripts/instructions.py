@@ -116,7 +116,13 @@ SCOPED_OVERRIDE_RATIO_TODAY = 3.3
 # `forge-scope-other` inside a `withOverrides` scope that overrides another
 # one (2,519: the general path, which reads the task's scope and decides
 # the layer on every such read; held to its level).
-OVERRIDE_LEVEL_TODAY = {"forge-scope": 720, "forge-scope-other": 2620}
+# The general path's front serves such a read from the container's
+# published instance when the scope neither overrides the dependency nor
+# reaches an override from it, reading the task's scope once where the
+# general path read three task-locals (2026-11-25): `forge-scope-other`
+# went from 2,520 to 1,355 (level 2,620 → 1,410); `forge-scope` rose from
+# 706 to 722 (level 720 → 735), the front's larger choice.
+OVERRIDE_LEVEL_TODAY = {"forge-scope": 735, "forge-scope-other": 1410}
 OVERRIDE_SYSTEMS = ["forge", "forge-other", "forge-scope", "forge-scope-other", "swiftpod", "fetcher"]
 # Issue 13: a cached hit of an async dependency, awaited, within 2x the
 # synchronous hit of the same dialect. Missed: an awaited call of an async

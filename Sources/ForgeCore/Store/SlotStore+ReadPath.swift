@@ -190,7 +190,7 @@ extension SlotStore {
           return value
         }
       } else if thread.pointee.recordsNothing, overrideCount.value == 0,
-        let value = try builtByScopedOverride(slot, as: T.self, thread: thread)
+        let value = try servedInScope(slot, cell: entry.cell, lifetime: lifetime, as: T.self, thread: thread)
       {
         return value
       }
@@ -292,25 +292,76 @@ extension SlotStore {
     return PublishedRead(box: box, thread: thread).take(T.self)
   }
 
-  /// The instance an override in the calling task's scope builds for
-  /// `slot`, in the common case of one that keeps nothing (Forge's
-  /// `withOverrides`), with nothing to record; else nil, and the general
-  /// path decides. The caller checked that the thread records nothing and
-  /// that no container-wide override is installed. The general path's front
-  /// (``resolveByBits(bits:key:lifetime:name:factory:)``) tries it.
+  /// What a read in the calling task's override scope serves, in its
+  /// common cases, with nothing to record: the instance an override of the
+  /// scope builds for `slot` when it keeps nothing (Forge's
+  /// `withOverrides`), or the container's published instance of a kept
+  /// dependency that the scope neither overrides nor reaches an override
+  /// from; else nil, and the general path decides. The caller checked that
+  /// the thread records nothing and that no container-wide override is
+  /// installed. The general path's front
+  /// (``resolveByBits(bits:key:lifetime:name:factory:)``) tries it: the
+  /// task's scope is read once here, where the general path would read it
+  /// again, with two more task-locals.
   @inlinable @inline(__always)
-  func builtByScopedOverride<T>(
+  func servedInScope<T>(
     _ slot: Unmanaged<AnySlot>,
+    cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    lifetime: Lifetime,
     as type: T.Type,
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T? {
-    guard thread.pointee.firstFrame(building: slot) == nil,
-      let scoped = scopedOverrideBuildingEachTime(slot, valueType: ObjectIdentifier(T.self), thread: thread)
-    else { return nil }
-    // The scope keeps the override.
-    return try withExtendedLifetime(scoped.scope) {
-      try buildWithOverride(slot, scoped.override, as: T.self, thread: thread)
+    switch scopedShortcut(slot, valueType: ObjectIdentifier(T.self), isKept: lifetime.isStored, thread: thread) {
+    case .none:
+      return nil
+    case .published:
+      guard let box = thread.pointee.beginRead(cell) else { return nil }
+      return PublishedRead(box: box, thread: thread).take(T.self)
+    case .override(let scope, let override):
+      // The scope keeps the override.
+      return try withExtendedLifetime(scope) {
+        try buildWithOverride(slot, override, as: T.self, thread: thread)
+      }
     }
+  }
+
+  /// The shortcut a read of `slot`, of values of `valueType`, in the calling
+  /// task's override scope may take. Not generic, so the scope's lookup is
+  /// compiled once. An override's build marks the scope used by the builds
+  /// in progress; one that would close a cycle is left to the general path.
+  ///
+  /// The published instance is served only where the general path would
+  /// serve it too, with nothing else to do: no work bound to a task (a
+  /// recording async build, an asynchronous validation) runs anywhere,
+  /// which the general path would look for in two more task-locals; no
+  /// scope shut a store down; the scope has no strict mode, which checks
+  /// every read; and the slot's recorded dependencies reach none of the
+  /// scope's overrides, nor does the scope isolate its store.
+  @usableFromInline
+  func scopedShortcut(
+    _ slot: Unmanaged<AnySlot>,
+    valueType: ObjectIdentifier,
+    isKept: Bool,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) -> ScopedShortcut {
+    var onlyScopes: Bool {
+      Gates.activeOverrideScopes.value < Gates.taskBoundWeight && Gates.scopedShutdowns.value == 0
+    }
+    guard let scope = OverrideScope.current else {
+      // Another task's scope raised the gate: this one reads as outside any.
+      return isKept && onlyScopes ? .published : .none
+    }
+    if let found = slot._withUnsafeGuaranteedRef({ scope.override(forSlot: $0) }) {
+      guard found.override._withUnsafeGuaranteedRef({ !$0.lifetime.isStored && $0.keptSlot.valueType == valueType }),
+        thread.pointee.firstFrame(building: slot) == nil
+      else { return .none }
+      thread.pointee.markScopeUsed(depth: found.depth)
+      return .override(scope, found.override)
+    }
+    guard isKept, onlyScopes, !scope.hasStrictMode,
+      slot._withUnsafeGuaranteedRef({ $0.dependenciesRecorded.value != 0 && scope.reachDepth(from: $0) == 0 })
+    else { return .none }
+    return .published
   }
 
   /// A transient's build with `slot`, its slot, recording nothing, when
@@ -394,24 +445,6 @@ extension SlotStore {
     }
     return try resolveLocked(
       key(), lifetime: lifetime, name: name(), factory: factory, servesPreview: false, thread: thread)
-  }
-
-  /// The override of `slot` in the task's scope, when there is one and it
-  /// builds a value of `valueType` each time, with the scope that keeps it;
-  /// marks the scope used by the builds in progress. Not generic, so the
-  /// scope's lookup is compiled once.
-  @usableFromInline
-  func scopedOverrideBuildingEachTime(
-    _ slot: Unmanaged<AnySlot>,
-    valueType: ObjectIdentifier,
-    thread: UnsafeMutablePointer<ThreadFastState>
-  ) -> (scope: OverrideScope, override: Unmanaged<AnyOverride>)? {
-    guard let scope = OverrideScope.current,
-      let found = slot._withUnsafeGuaranteedRef({ scope.override(forSlot: $0) }),
-      found.override._withUnsafeGuaranteedRef({ !$0.lifetime.isStored && $0.keptSlot.valueType == valueType })
-    else { return nil }
-    thread.pointee.markScopeUsed(depth: found.depth)
-    return (scope, found.override)
   }
 
   /// Whether `override` builds a `T` every time: it keeps nothing, and its
@@ -528,4 +561,14 @@ extension SlotStore {
     return try resolveLocked(
       key, lifetime: .transient, name: name(), factory: preview, servesPreview: true, thread: thread)
   }
+}
+
+/// What ``servedInScope(_:cell:lifetime:as:thread:)`` may serve.
+@usableFromInline enum ScopedShortcut {
+  /// Nothing: the general path decides.
+  case none
+  /// The container's published instance, if there is one.
+  case published
+  /// A build with `override`, which keeps nothing; `scope` keeps it.
+  case override(OverrideScope, Unmanaged<AnyOverride>)
 }
