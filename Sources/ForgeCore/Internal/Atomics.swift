@@ -102,6 +102,13 @@ import CForgeAtomics
     raised & (taskBoundWeight - 1) == 0 && !runsTaskBoundWork()
   }
 
+  /// Whether the gate is raised by scopes alone, if at all: no task
+  /// anywhere runs task-bound work (a recording async build, an
+  /// asynchronous validation), so no resolution needs to look for it in
+  /// its task-locals. One load, for a scope's resolution that has read its
+  /// scope already.
+  package static var runsNoTaskBoundWorkAnywhere: Bool { activeOverrideScopes.value < taskBoundWeight }
+
   /// Whether the calling task runs a build that records, or belongs to a
   /// running asynchronous validation.
   @inline(never)

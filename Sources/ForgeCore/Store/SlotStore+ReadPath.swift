@@ -256,9 +256,9 @@ extension SlotStore {
   /// that an overridden container's reads set up none of the general
   /// path's closures.
   ///
-  /// A scope's override is left to the general path: finding it reads the
-  /// task's scope, which the general path reads again for every
-  /// dependency the scope does not override.
+  /// Reads in an override scope are ``servedInScope(_:cell:lifetime:as:thread:)``'s,
+  /// which reads the task's scope once for a scoped override and for a
+  /// dependency the scope leaves alone.
   ///
   /// ```swift
   /// let servesPublished = preview == nil || !PreviewMode.mightBeActive
@@ -345,7 +345,7 @@ extension SlotStore {
     thread: UnsafeMutablePointer<ThreadFastState>
   ) -> ScopedShortcut {
     var onlyScopes: Bool {
-      Gates.activeOverrideScopes.value < Gates.taskBoundWeight && Gates.scopedShutdowns.value == 0
+      Gates.runsNoTaskBoundWorkAnywhere && Gates.scopedShutdowns.value == 0
     }
     guard let scope = OverrideScope.current else {
       // Another task's scope raised the gate: this one reads as outside any.

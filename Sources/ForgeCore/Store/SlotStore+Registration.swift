@@ -158,7 +158,7 @@ extension SlotStore {
       let registered = box.assumingMemoryBound(to: Slot<T>.Registered.self)
       let lifetime = registered.pointee.lifetime
       if !lifetime.isStored, thread.pointee.holdsOverrideAcrossBuild, canBuildRecordingNothing(known, thread: thread) {
-        // buildRecordingNothing(_:factory:thread:usedScopedOverride:) by
+        // buildRecordingNothing(_:factory:thread:scopeDepth:) by
         // hand, with the factory run where it is stored: the hazard pointer
         // keeps the registration, and so the factory's context, for the
         // build, which then retains neither. No scope is active, so the
