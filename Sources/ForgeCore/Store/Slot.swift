@@ -206,17 +206,22 @@ import CForgeAtomics
   package var hasRegisteredFactory: Bool { registrationCell.pointee != nil }
 
   /// Keeps `dependencies` as what the slot's own factory resolved, built
-  /// with `lifetime`; a change starts a new edge epoch, so memos of the
-  /// graph's shape are redone.
-  func recordDependencies(_ dependencies: [AnySlot], lifetime: Lifetime) {
+  /// with `lifetime` (with `unlessRecorded`, only when nothing is recorded
+  /// yet); a change starts a new edge epoch, so memos of the graph's shape
+  /// are redone.
+  func recordDependencies(_ dependencies: [AnySlot], lifetime: Lifetime, unlessRecorded: Bool = false) {
     let changed = storeLock.withLock {
+      if unlessRecorded, dependenciesRecorded.value != 0 { return false }
       let changed = dependenciesRecorded.value == 0 || !self.dependencies.elementsEqual(dependencies, by: ===)
       self.dependencies = dependencies
       recordedLifetime = lifetime
+      // Under the lock, so that `unlessRecorded` sees every record made.
+      if dependenciesRecorded.value == 0 { dependenciesRecorded.add(1) }
       return changed
     }
+    // After the edges: a memo made meanwhile, under the epoch before, is
+    // redone.
     if changed { Gates.edgeEpoch.add(1) }
-    if dependenciesRecorded.value == 0 { dependenciesRecorded.add(1) }
   }
 
   /// The slot's direct dependencies, read under the owning store's lock.

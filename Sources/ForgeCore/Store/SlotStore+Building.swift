@@ -8,13 +8,15 @@ extension SlotStore {
   /// `records` (the lifetime the slot is built with), what the factory
   /// resolves becomes the slot's recorded dependencies (the edges of the
   /// graph); only the slot's own factory records, never an override's or a
-  /// preview's. Reports the depth of the innermost override scope the build
-  /// used.
+  /// preview's. With `keepingRecorded`, what an earlier build recorded
+  /// stays: the build records only into a slot with nothing recorded yet.
+  /// Reports the depth of the innermost override scope the build used.
   func runFactory<T>(
     _ slot: AnySlot,
     factory: () throws -> T,
     thread: UnsafeMutablePointer<ThreadFastState>,
     records: Lifetime?,
+    keepingRecorded: Bool = false,
     scopeDepth: inout Int
   ) throws -> T {
     if thread.pointee.firstFrame(building: .passUnretained(slot)) != nil,
@@ -40,7 +42,7 @@ extension SlotStore {
     }
     let outcome = context.pop()
     if !slot.buildsAsynchronously {
-      slot.recordDependencies(outcome.dependencies, lifetime: lifetime)
+      slot.recordDependencies(outcome.dependencies, lifetime: lifetime, unlessRecorded: keepingRecorded)
       noteServed(slot, .built, thread: thread)
     }  // else the handle's build records, and tells observers, when it ends
     context.validation?.noteBuild(slot, lifetime: lifetime, dependencies: outcome.dependencies)
@@ -145,8 +147,15 @@ extension SlotStore {
     var scopeDepth = 0
     let value: T
     do {
+      // A scope's instance is built by the slot's own factory too: its
+      // build records what it resolved when nothing is recorded yet (a
+      // test that isolates the store builds first), so that the test's
+      // graph has its edges. The container's build replaces that record,
+      // and a scope's never replaces the container's: the container's
+      // instance is judged by what its own build resolved.
       value = try runFactory(
-        slot, factory: factory, thread: thread, records: keeper == nil ? lifetime : nil, scopeDepth: &scopeDepth)
+        slot, factory: factory, thread: thread, records: lifetime, keepingRecorded: keeper != nil,
+        scopeDepth: &scopeDepth)
     } catch {
       lock.withLock {
         if let keeperID {
