@@ -13,6 +13,17 @@ final class PickingContainer: Container, @unchecked Sendable {
   var picked: ScopedReadProbe { provide(.singleton) { ScopedReadProbe(self.useFirst ? self.first : self.second) } }
 }
 
+/// A main-actor dependency built from a synchronous one.
+final class IsolatedGraphContainer: Container, @unchecked Sendable {
+  var title: String { provide(.singleton) { "Settings" } }
+  var screen: MainActorDependency<ScreenModel> { provide(.singleton) { @MainActor in ScreenModel(self.title) } }
+}
+
+@MainActor final class ScreenModel {
+  let title: String
+  init(_ title: String) { self.title = title }
+}
+
 /// A graph exported inside an isolated test shows the edges of what the
 /// test built first, in every dialect: the test's build is the slot's own
 /// factory's.
@@ -71,21 +82,33 @@ struct IsolatedGraphTests {
     #expect(graph.dependencies(of: "isolatedGraphRoot").map(\.name) == ["isolatedGraphLeaf"])
   }
 
-  @Test("an async dependency the test built first has its edges once the container builds it")
-  func asyncEdgesFromTheContainer() async throws {
+  @Test("an async dependency the test built first has its edges in the test's graph")
+  func asyncDependency() async throws {
     let container = ScopedReadContainer()
     let (read, inTest) = try await withIsolatedContainers(container) { () async throws in
       (try await container.reader.value, container.dependencyGraph())
     }
     #expect(read == "read 7")
-    // Its handle is the container's: a scope's async build records nothing
-    // in the slot, whose record decides which handle a scope reads.
-    #expect(inTest.dependencies(of: "ScopedReadContainer.reader").isEmpty)
+    #expect(inTest.dependencies(of: "ScopedReadContainer.reader").map(\.name) == ["ScopedReadContainer.unrelated"])
+    // For graphs only: the slot's record, which decides which handle a
+    // scope reads, is the container's build's (a scope that reads the
+    // handle twice gets one instance: `AsyncDependencyTests`).
     #expect(try await container.reader.value == "read 7")
     #expect(
       container.dependencyGraph().dependencies(of: "ScopedReadContainer.reader").map(\.name) == [
         "ScopedReadContainer.unrelated"
       ])
+  }
+
+  @Test("a main-actor dependency the test built first has its edges in the test's graph")
+  @MainActor
+  func mainActorDependency() {
+    let container = IsolatedGraphContainer()
+    let graph = withIsolatedContainers(container) {
+      #expect(container.screen.value.title == "Settings")
+      return container.dependencyGraph()
+    }
+    #expect(graph.dependencies(of: "IsolatedGraphContainer.screen").map(\.name) == ["IsolatedGraphContainer.title"])
   }
 
   @Test("a test's build never replaces the edges of the container's instance, which decide what a scope rebuilds")

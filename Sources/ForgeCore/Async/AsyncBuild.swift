@@ -150,7 +150,8 @@ import CForgeAtomics
 
   /// The build kept for `scope`, made on first use: a build of the same
   /// dependency with nothing kept yet, which records nothing in the slot
-  /// (the container's build does).
+  /// (the container's build does), only edges for graphs while the slot
+  /// has none (see ``AsyncBuildReporting``).
   package func build(for scope: OverrideScope) -> AsyncBuild<Value> {
     let id = ObjectIdentifier(scope)
     return lock.withLock {
@@ -158,8 +159,7 @@ import CForgeAtomics
       // Scopes that ended leave their builds behind: drop them now.
       scoped = scoped.filter { $0.value.scope != nil }
       let made = AsyncBuild(
-        name: name, identity: identity, holdsWeakly: holdsWeakly,
-        reporting: AsyncBuildReporting(lifetime: reporting.lifetime, host: reporting.host), factory: factory)
+        name: name, identity: identity, holdsWeakly: holdsWeakly, reporting: reporting.forScopeBuild, factory: factory)
       scoped[id] = ScopedBuild(scope: scope, build: made)
       return made
     }
@@ -273,7 +273,7 @@ import CForgeAtomics
     chain: AsyncBuildFrame?,
     factory: @escaping @Sendable () async throws -> Value
   ) -> Task<Void, Never> {
-    let recorder = reporting.records && reporting.slot != nil ? AsyncDependencyRecorder() : nil
+    let recorder = reporting.recordsNow ? AsyncDependencyRecorder() : nil
     let frame = AsyncBuildFrame(build: self, parent: chain, recorder: recorder)
     if let executor = ValidationSession.activeTaskSession?.executor,
       #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *),
@@ -310,9 +310,9 @@ import CForgeAtomics
         try await AsyncBuildNode.$currentFrame.withValue(frame) {
           // A slot's own build keeps its instance for the container: no
           // scope of the task that started it may serve what it reads.
-          // (A scope's build, with no slot, runs in that scope, and so
-          // does a validation's, which respects the overrides in force.)
-          guard reporting.slot != nil, validation == nil else { return try await factory() }
+          // (A scope's build runs in that scope, and so does a
+          // validation's, which respects the overrides in force.)
+          guard reporting.slot != nil, !reporting.forScope, validation == nil else { return try await factory() }
           return try await OverrideScope.awaitOutsideAnyScope { try await factory() }
         })
     } catch {
@@ -322,8 +322,8 @@ import CForgeAtomics
       Gates.activeOverrideScopes.add(-Gates.taskBoundWeight)
       // Recorded before any waiter resumes: what awaited the instance
       // finds its edges.
-      if case .success = result { reporting.slot?.recordDependencies(recorder.slots, lifetime: reporting.lifetime) }
-      if let validation, let slot = reporting.slot {
+      if case .success = result { reporting.keep(recorder.slots) }
+      if let validation, let slot = reporting.slot, !reporting.forScope {
         if case .success = result {
           validation.noteBuild(slot, lifetime: reporting.lifetime, dependencies: recorder.slots)
         } else {

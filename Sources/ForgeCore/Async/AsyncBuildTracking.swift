@@ -52,19 +52,51 @@
 /// which, when `records`, the build records what its factory resolved in,
 /// with the dependency's lifetime; and the store whose observers hear of
 /// the build.
+///
+/// A build for an override scope (`forScope`) runs its factory in that
+/// scope, and keeps what it resolved for graphs only, while the slot has
+/// nothing recorded (``AnySlot/recordScopeBuild(_:lifetime:)``).
 package struct AsyncBuildReporting: Sendable {
   weak var slot: AnySlot?
   let records: Bool
   let lifetime: Lifetime
   weak var host: (any AsyncBuildHost)?
+  let forScope: Bool
 
   package init(
-    slot: AnySlot? = nil, records: Bool = false, lifetime: Lifetime = .transient, host: (any AsyncBuildHost)? = nil
+    slot: AnySlot? = nil, records: Bool = false, lifetime: Lifetime = .transient, host: (any AsyncBuildHost)? = nil,
+    forScope: Bool = false
   ) {
     self.slot = slot
     self.records = records
     self.lifetime = lifetime
     self.host = host
+    self.forScope = forScope
+  }
+
+  /// Whether a build starting now keeps what its factory resolves: a
+  /// scope's build only while the slot has nothing recorded (what it
+  /// resolves is gathered under a gate that sends every task's reads to
+  /// the general path).
+  var recordsNow: Bool {
+    guard records, let slot else { return false }
+    return !forScope || slot.dependenciesRecorded.value == 0
+  }
+
+  /// This reporting, for a build kept for an override scope.
+  var forScopeBuild: AsyncBuildReporting {
+    AsyncBuildReporting(slot: slot, records: records, lifetime: lifetime, host: host, forScope: true)
+  }
+
+  /// Keeps `dependencies` as what the build's factory resolved: recorded
+  /// in the slot, or for graphs only when the build is a scope's.
+  func keep(_ dependencies: [AnySlot]) {
+    guard let slot else { return }
+    if forScope {
+      slot.recordScopeBuild(dependencies, lifetime: lifetime)
+    } else {
+      slot.recordDependencies(dependencies, lifetime: lifetime)
+    }
   }
 
   /// Reporting for a handle being made now: to the slot whose build on this

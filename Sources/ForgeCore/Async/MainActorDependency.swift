@@ -249,7 +249,7 @@ extension MainActorDependency: AsyncKeptInstance {
       return try scopedValue(for: owner, factory: factory)
     }
     if let value = kept?.value { return value }
-    let value = try build(with: factory, records: true)
+    let value = try build(with: factory, forScope: false)
     kept = keep(value)
     if case .strong = kept { published = value }
     if let kept, value is any GracefulShutdown {
@@ -271,7 +271,7 @@ extension MainActorDependency: AsyncKeptInstance {
   ) throws -> Value {
     let id = ObjectIdentifier(scope)
     if let entry = scoped[id], entry.scope.scope === scope, let value = entry.kept.value { return value }
-    let value = try build(with: factory, records: false)
+    let value = try build(with: factory, forScope: true)
     scoped = scoped.filter { $0.value.scope.scope != nil }
     if let kept = keep(value) { scoped[id] = (WeakScope(scope: scope), kept) }
     return value
@@ -286,19 +286,38 @@ extension MainActorDependency: AsyncKeptInstance {
 
   /// Runs the factory on the main actor's chain of builds; a dependency
   /// already on it closes a cycle, thrown as ``DependencyCycleError``.
-  /// With `records` (the container's instance), what the factory resolves
-  /// becomes the handle slot's recorded dependencies, and the store's
-  /// observers hear the build as a resolution of its own.
+  /// For the container's instance, what the factory resolves becomes the
+  /// handle slot's recorded dependencies, and the store's observers hear
+  /// the build as a resolution of its own. One `forScope` is built in that
+  /// scope, and keeps what it resolved for graphs only, while the slot has
+  /// nothing recorded (``AnySlot/recordScopeBuild(_:lifetime:)``).
   @MainActor
-  private func build(with factory: @MainActor @Sendable () throws -> Value, records: Bool) throws -> Value {
+  private func build(with factory: @MainActor @Sendable () throws -> Value, forScope: Bool) throws -> Value {
     if let start = MainActorBuilds.chain.firstIndex(where: { $0.identity == identity }) {
       throw DependencyCycleError(path: MainActorBuilds.chain[start...].map(\.name) + [name])
     }
     MainActorBuilds.chain.append((identity, name))
     defer { MainActorBuilds.chain.removeLast() }
+    if forScope {
+      guard reporting.records, let slot = reporting.slot, slot.dependenciesRecorded.value == 0 else {
+        return try factory()
+      }
+      // On this thread's chain, so that what the factory resolves is
+      // gathered in the slot's frame.
+      let context = ResolutionContext.current
+      context.push(slot)
+      let value: Value
+      do {
+        value = try factory()
+      } catch {
+        context.pop()
+        throw error
+      }
+      slot.recordScopeBuild(context.pop().dependencies, lifetime: reporting.lifetime)
+      return value
+    }
     // The container's instance: no scope of the caller may serve what the
     // factory reads (a scope's instance is built in that scope).
-    guard records else { return try factory() }
     guard reporting.records, let slot = reporting.slot else { return try OverrideScope.runOutsideAnyScope(factory) }
     let context = ResolutionContext.current
     let tell = reporting.teller(for: name, chain: context.chain)

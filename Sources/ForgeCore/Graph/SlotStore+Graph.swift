@@ -17,9 +17,10 @@ extension SlotStore {
     while index < numbering.order.count {
       let slot = numbering.order[index]
       index += 1
-      let (dependencies, lifetime, containerOverride, preview) = slot.storeLock.withLock {
-        (slot.dependencies, slot.recordedLifetime, slot.overrideCell.pointee != nil, slot.servedByPreview)
+      let (recorded, containerOverride, preview) = slot.storeLock.withLock {
+        (slot.graphEdges, slot.overrideCell.pointee != nil, slot.servedByPreview)
       }
+      let (dependencies, lifetime) = recorded
       let scoped = scope?.override(for: slot.target) != nil
       nodes.append(
         numbering.node(slot, lifetime: lifetime, isOverridden: containerOverride || scoped, isPreview: preview))

@@ -42,6 +42,11 @@ import CForgeAtomics
   @exclusivity(unchecked) package var servedByPreview = false
   /// The lifetime of the build that recorded `dependencies`, for graphs.
   @exclusivity(unchecked) package var recordedLifetime: Lifetime?
+  /// What an override scope's async or main-actor build resolved, with its
+  /// lifetime, while nothing is recorded in `dependencies`: edges for
+  /// graphs only (a test that built the dependency first shows them),
+  /// which no scope's decision reads. Guarded by the lock.
+  @exclusivity(unchecked) var scopeBuildEdges: (dependencies: [AnySlot], lifetime: Lifetime)?
   /// The slot's place in its store's creation order, for graphs that list
   /// slots the same way every time.
   @exclusivity(unchecked) package var serial = 0
@@ -222,6 +227,23 @@ import CForgeAtomics
     // After the edges: a memo made meanwhile, under the epoch before, is
     // redone.
     if changed { Gates.edgeEpoch.add(1) }
+  }
+
+  /// Keeps what an override scope's async or main-actor build resolved as
+  /// ``scopeBuildEdges``, when nothing is recorded yet: unlike
+  /// ``recordDependencies(_:lifetime:unlessRecorded:)`` it leaves the slot
+  /// unrecorded, since its record decides which handle a scope reads.
+  func recordScopeBuild(_ dependencies: [AnySlot], lifetime: Lifetime) {
+    storeLock.withLock {
+      if dependenciesRecorded.value == 0, scopeBuildEdges == nil { scopeBuildEdges = (dependencies, lifetime) }
+    }
+  }
+
+  /// The edges and lifetime a graph shows: the recorded ones, or else a
+  /// scope build's. Call with the store's lock held.
+  var graphEdges: (dependencies: [AnySlot], lifetime: Lifetime?) {
+    guard dependenciesRecorded.value == 0, let scopeBuildEdges else { return (dependencies, recordedLifetime) }
+    return (scopeBuildEdges.dependencies, scopeBuildEdges.lifetime)
   }
 
   /// The slot's direct dependencies, read under the owning store's lock.
