@@ -176,8 +176,31 @@ extension SlotStore {
       thread.pointee.endHeldRead(hazard: hazard)
       return try resolveKnownSlot(known, lifetime: lifetime, factory: factory, thread: thread)
     }
+    if Gates.activeOverrideScopes.value != 0, let value = try registeredServedInScope(key, as: T.self, thread: thread) {
+      return value
+    }
     if isSurelyUnregistered(key, thread: thread) { throw notRegistered }
     return try resolveRegisteredLocked(key, as: T.self, bind: bind)
+  }
+
+  /// While a scope is live somewhere (the published read then leaves
+  /// everything to this path), what
+  /// ``servedInScope(_:cell:lifetime:as:thread:)`` serves for a registered
+  /// `T` the table holds: the published instance to a task in no scope, or
+  /// in one that neither overrides nor reaches it; the instance a scope's
+  /// override builds. Else nil, and the locked path decides. The
+  /// registration's lifetime is not read: a transient publishes nothing,
+  /// so its read finds nothing to serve.
+  @inlinable @inline(__always)
+  func registeredServedInScope<T>(
+    _ key: Key,
+    as type: T.Type,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) throws -> T? {
+    guard thread.pointee.recordsNothing, overrideCount.value == 0, !thread.pointee.isCapturing,
+      let bits = key.identityBits, let entry = typedEntry(bits: bits, as: T.self)
+    else { return nil }
+    return try servedInScope(entry.slot, cell: entry.cell, lifetime: .singleton, as: T.self, thread: thread)
   }
 
   /// Whether `key` is surely not registered, known without the lock: no
