@@ -11,7 +11,9 @@ exceeded.
 
 Scenarios: a cached hit, a transient build (declared as its class, and as a
 protocol), ForgeInject's set-up of a container, a cached hit while another
-task's async build records what it resolves, a cached hit of an async
+task's async build records what it resolves, a cached hit beside another
+task's `withOverrides` scope and inside a scope of another container, a
+cached hit of an async
 dependency awaited from an async context (and from one that runs on its
 caller's executor), 64 tasks' first resolutions of an
 async singleton (per iteration), a kept main-actor dependency read on the
@@ -221,6 +223,17 @@ MAIN_ACTOR_HIT_LEVEL = {"forge": (301, 0), "forgeinject": (460, 0), "swiftpod": 
 # 195 -> 190): a raised gate is now left to the out-of-line miss, whose
 # frame this scenario pays (414, 417).
 HIT_WHILE_ASYNC_BUILDS_LEVEL = {"forge": 413, "forgeinject": 430, "swiftpod": 427, "fetcher": 430}
+# Issue 10's scope gate: a cached hit from a task that holds no scope while
+# another task holds a `withOverrides` scope (a test beside another), and
+# one inside a `withOverrides` scope of another container (which applies
+# to nothing read). The gate a scope raises is process-wide, so both leave
+# the lock-free read; ForgeInject's then took the locked path (2,493 and
+# 3,286 instructions) until it learned the general path's front that the
+# other dialects take (one task-local read, then the published instance):
+# 492 and 1,285. CI holds each dialect to its level (today's count + 3 %),
+# with no malloc.
+HIT_BESIDE_SCOPE_LEVEL = {"forge": 579, "forgeinject": 507, "swiftpod": 538, "fetcher": 533}
+HIT_IN_OTHER_SCOPE_LEVEL = {"forge": 1402, "forgeinject": 1324, "swiftpod": 1355, "fetcher": 1350}
 # Issue 12: recording and tracing cost nothing when off. Instruction counts
 # are exact, but a hit-off process did more before its loop (a validation,
 # a graph); the counts are per operation, so the bound is the hit itself
@@ -398,6 +411,8 @@ def main():
         return budget_of
 
     held("hit-while-async-builds", at_level(HIT_WHILE_ASYNC_BUILDS_LEVEL, lambda system, _: f"its hit is {hits[system]:.0f}"))
+    held("hit-beside-scope", at_level(HIT_BESIDE_SCOPE_LEVEL, lambda system, _: f"its hit is {hits[system]:.0f}"))
+    held("hit-in-other-scope", at_level(HIT_IN_OTHER_SCOPE_LEVEL, lambda system, _: f"its hit is {hits[system]:.0f}"))
     held("async-hit", within_hit_ratio(ASYNC_HIT_LEVEL_TODAY))
     held("async-hit-in-place", within_hit_ratio(ASYNC_HIT_IN_PLACE_LEVEL))
     hand_first, hand_first_mallocs = per_iteration_first_async("hand")

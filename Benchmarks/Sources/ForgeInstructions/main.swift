@@ -226,6 +226,24 @@ func whileSlowLeafBuilds(_ build: @escaping @Sendable () async throws -> SlowLea
   SlowLeaf.started.wait()
 }
 
+/// Enters a `withOverrides` scope of a container of its own in a task of
+/// its own, which stays inside it, and returns once it is there: a scope
+/// raises a process-wide gate, and reads of the tasks that hold none once
+/// all took the general path while it was up (a test beside another).
+func whileAnotherTaskHoldsAScope() {
+  let other = InstructionContainer()
+  let entered = DispatchSemaphore(value: 0)
+  Task.detached {
+    await other.withOverrides {
+      $0.override(\.leaf) { mockLeaf }
+    } run: {
+      entered.signal()
+      while true { try? await Task.sleep(for: .seconds(3_600)) }
+    }
+  }
+  entered.wait()
+}
+
 /// Runs `loop` in a task and blocks the main thread until it ends, without
 /// spinning: the instructions counted are the loop's.
 func runAsync(_ loop: @escaping @Sendable () async throws -> Void) {
@@ -325,7 +343,7 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
   fail(
-    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|setup|override|scale SYSTEM N"
+    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|hit-beside-scope|hit-in-other-scope|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|setup|override|scale SYSTEM N"
   )
 }
 let scenario = arguments[1]
@@ -544,6 +562,35 @@ case ("hit-while-async-builds", "swiftpod"):
 case ("hit-while-async-builds", "fetcher"):
   whileSlowLeafBuilds { [fetcher] in try await fetcher.fetch(slowServiceLeaf) }
   runAsync { [fetcher] in for _ in 0..<count { blackHole(hitFetcher(fetcher)) } }
+case ("hit-beside-scope", "hand"):
+  runAsync { [hand] in for _ in 0..<count { blackHole(hitHand(hand)) } }
+case ("hit-beside-scope", "forge"):
+  whileAnotherTaskHoldsAScope()
+  runAsync { [container] in for _ in 0..<count { blackHole(hitForge(container)) } }
+case ("hit-beside-scope", "forgeinject"):
+  whileAnotherTaskHoldsAScope()
+  runAsync { [forgeInject] in for _ in 0..<count { blackHole(hitForgeInject(forgeInject)) } }
+case ("hit-beside-scope", "swiftpod"):
+  whileAnotherTaskHoldsAScope()
+  runAsync { [pod] in for _ in 0..<count { blackHole(hitSwiftPod(pod)) } }
+case ("hit-beside-scope", "fetcher"):
+  whileAnotherTaskHoldsAScope()
+  runAsync { [fetcher] in for _ in 0..<count { blackHole(hitFetcher(fetcher)) } }
+case ("hit-in-other-scope", "hand"): for _ in 0..<count { blackHole(hitHand(hand)) }
+case ("hit-in-other-scope", let system):
+  // In a `withOverrides` scope of another container: the scope applies to
+  // nothing read, but the read must ask.
+  let other = InstructionContainer()
+  other.withOverrides {
+    $0.override(\.leaf) { mockLeaf }
+  } run: {
+    switch system {
+    case "forge": for _ in 0..<count { blackHole(hitForge(container)) }
+    case "forgeinject": for _ in 0..<count { blackHole(hitForgeInject(forgeInject)) }
+    case "swiftpod": for _ in 0..<count { blackHole(hitSwiftPod(pod)) }
+    default: for _ in 0..<count { blackHole(hitFetcher(fetcher)) }
+    }
+  }
 case ("transient", "hand"): for _ in 0..<count { blackHole(transientHand()) }
 case ("transient", "forge"): for _ in 0..<count { blackHole(transientForge(container)) }
 case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForgeInject(forgeInject)) }
