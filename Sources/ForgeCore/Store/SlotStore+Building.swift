@@ -154,8 +154,9 @@ extension SlotStore {
       // and a scope's never replaces the container's: the container's
       // instance is judged by what its own build resolved.
       value = try runFactory(
-        slot, factory: factory, thread: thread, records: lifetime, keepingRecorded: keeper != nil,
-        scopeDepth: &scopeDepth)
+        slot, factory: factory, thread: thread,
+        records: keeper == nil || slot.dependenciesRecorded.value == 0 ? lifetime : nil,
+        keepingRecorded: keeper != nil, scopeDepth: &scopeDepth)
     } catch {
       lock.withLock {
         if let keeperID {
