@@ -159,6 +159,23 @@ import CForgeAtomics
     fast.pointee.push(.passUnretained(slot), recordingFrom: recorded.count)
   }
 
+  /// Runs `build` as a build of `slot` on this thread that records what it
+  /// resolves: ``push(_:)``, then ``pop()`` whether `build` returns or
+  /// throws. Reports what the build used with its value. The caller holds
+  /// `slot` until this returns.
+  @inline(__always)
+  package func recording<V>(_ slot: AnySlot, _ build: () throws -> V) throws -> (value: V, outcome: Outcome) {
+    push(slot)
+    let value: V
+    do {
+      value = try build()
+    } catch {
+      pop()
+      throw error
+    }
+    return (value, pop())
+  }
+
   /// Pops the innermost frame, pushed by ``push(_:)``, and reports what its
   /// build used.
   @discardableResult

@@ -304,16 +304,8 @@ extension MainActorDependency: AsyncKeptInstance {
       }
       // On this thread's chain, so that what the factory resolves is
       // gathered in the slot's frame.
-      let context = ResolutionContext.current
-      context.push(slot)
-      let value: Value
-      do {
-        value = try factory()
-      } catch {
-        context.pop()
-        throw error
-      }
-      slot.recordScopeBuild(context.pop().dependencies, lifetime: reporting.lifetime)
+      let (value, outcome) = try ResolutionContext.current.recording(slot) { try factory() }
+      slot.recordScopeBuild(outcome.dependencies, lifetime: reporting.lifetime)
       return value
     }
     // The container's instance: no scope of the caller may serve what the
@@ -327,16 +319,16 @@ extension MainActorDependency: AsyncKeptInstance {
     let validation = context.validation
     // On this thread's chain, like a synchronous build: what the factory
     // resolves is recorded in the slot's frame.
-    context.push(slot)
     let value: Value
+    let outcome: ResolutionContext.Outcome
     do {
-      value = try validation == nil ? OverrideScope.runOutsideAnyScope(factory) : factory()
+      (value, outcome) = try context.recording(slot) {
+        try validation == nil ? OverrideScope.runOutsideAnyScope(factory) : factory()
+      }
     } catch {
-      context.pop()
       tell(.ended(since: start, failure: error))
       throw error
     }
-    let outcome = context.pop()
     slot.recordDependencies(outcome.dependencies, lifetime: reporting.lifetime)
     validation?.noteBuild(slot, lifetime: reporting.lifetime, dependencies: outcome.dependencies)
     tell(.ended(since: start, failure: nil))

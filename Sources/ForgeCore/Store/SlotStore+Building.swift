@@ -32,15 +32,7 @@ extension SlotStore {
       return value
     }
     let context = thread.pointee.owner
-    context.push(slot)
-    let value: T
-    do {
-      value = try factory()
-    } catch {
-      context.pop()
-      throw error
-    }
-    let outcome = context.pop()
+    let (value, outcome) = try context.recording(slot, factory)
     if !slot.buildsAsynchronously {
       slot.recordDependencies(outcome.dependencies, lifetime: lifetime, unlessRecorded: keepingRecorded)
       noteServed(slot, .built, thread: thread)
