@@ -190,7 +190,7 @@ extension SlotStore {
           return value
         }
       } else if thread.pointee.recordsNothing, overrideCount.value == 0,
-        let value = try servedInScope(slot, cell: entry.cell, lifetime: lifetime, as: T.self, thread: thread)
+        let value = try servedInScope(slot, cell: entry.cell, isKept: lifetime.isStored, as: T.self, thread: thread)
       {
         return value
       }
@@ -256,7 +256,7 @@ extension SlotStore {
   /// that an overridden container's reads set up none of the general
   /// path's closures.
   ///
-  /// Reads in an override scope are ``servedInScope(_:cell:lifetime:as:thread:)``'s,
+  /// Reads in an override scope are ``servedInScope(_:cell:isKept:as:thread:)``'s,
   /// which reads the task's scope once for a scoped override and for a
   /// dependency the scope leaves alone.
   ///
@@ -297,9 +297,11 @@ extension SlotStore {
   /// scope builds for `slot` when it keeps nothing (Forge's
   /// `withOverrides`), or the container's published instance of a kept
   /// dependency that the scope neither overrides nor reaches an override
-  /// from; else nil, and the general path decides. The caller checked that
-  /// the thread records nothing and that no container-wide override is
-  /// installed. The general path's front
+  /// from (only when `isKept`: a transient publishes nothing, so a caller
+  /// that does not know the lifetime may pass true); else nil, and the
+  /// general path decides. The caller checked that the thread records
+  /// nothing and that no container-wide override is installed. The
+  /// general path's front
   /// (``resolveByBits(bits:key:lifetime:name:factory:)``) tries it: the
   /// task's scope is read once here, where the general path would read it
   /// again, with two more task-locals.
@@ -307,11 +309,11 @@ extension SlotStore {
   func servedInScope<T>(
     _ slot: Unmanaged<AnySlot>,
     cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-    lifetime: Lifetime,
+    isKept: Bool,
     as type: T.Type,
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T? {
-    switch scopedShortcut(slot, valueType: ObjectIdentifier(T.self), isKept: lifetime.isStored, thread: thread) {
+    switch scopedShortcut(slot, valueType: ObjectIdentifier(T.self), isKept: isKept, thread: thread) {
     case .none:
       return nil
     case .published:
@@ -563,7 +565,7 @@ extension SlotStore {
   }
 }
 
-/// What ``servedInScope(_:cell:lifetime:as:thread:)`` may serve.
+/// What ``servedInScope(_:cell:isKept:as:thread:)`` may serve.
 @usableFromInline enum ScopedShortcut {
   /// Nothing: the general path decides.
   case none

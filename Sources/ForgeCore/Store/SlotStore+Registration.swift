@@ -185,22 +185,22 @@ extension SlotStore {
 
   /// While a scope is live somewhere (the published read then leaves
   /// everything to this path), what
-  /// ``servedInScope(_:cell:lifetime:as:thread:)`` serves for a registered
+  /// ``servedInScope(_:cell:isKept:as:thread:)`` serves for a registered
   /// `T` the table holds: the published instance to a task in no scope, or
   /// in one that neither overrides nor reaches it; the instance a scope's
   /// override builds. Else nil, and the locked path decides. The
-  /// registration's lifetime is not read: a transient publishes nothing,
-  /// so its read finds nothing to serve.
+  /// registration's lifetime is not read, so the read is asked as a kept
+  /// one: a transient publishes nothing, and its read finds nothing to
+  /// serve.
   @inlinable @inline(__always)
   func registeredServedInScope<T>(
     _ key: Key,
     as type: T.Type,
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T? {
-    guard thread.pointee.recordsNothing, overrideCount.value == 0, !thread.pointee.isCapturing,
-      let bits = key.identityBits, let entry = typedEntry(bits: bits, as: T.self)
+    guard thread.pointee.recordsNothing, let entry = entryPastGates(bits: key.identityBits, as: T.self, in: thread)
     else { return nil }
-    return try servedInScope(entry.slot, cell: entry.cell, lifetime: .singleton, as: T.self, thread: thread)
+    return try servedInScope(entry.slot, cell: entry.cell, isKept: true, as: T.self, thread: thread)
   }
 
   /// Whether `key` is surely not registered, known without the lock: no
