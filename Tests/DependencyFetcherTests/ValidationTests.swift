@@ -1,4 +1,5 @@
 import DependencyFetcher
+import ForgeTestSupport
 import Testing
 
 /// Services with a cycle, and sound ones.
@@ -20,6 +21,17 @@ extension Service where T == ValidatedServices.Part {
   static let validatedRoot: Service<ValidatedServices.Part> = Service("root") { fetcher in
     ValidatedServices.Part([fetcher.fetch(.validatedLeaf)])
   }
+  static let countedLeaf = Service("countedLeaf") {
+    ValidatedServices.countedBuilds.withLock { $0 += 1 }
+    return ValidatedServices.Part()
+  }
+  static let countedRoot: Service<ValidatedServices.Part> = Service("countedRoot") { fetcher in
+    ValidatedServices.Part([fetcher.fetch(.countedLeaf)])
+  }
+}
+
+extension ValidatedServices {
+  static let countedBuilds = Guarded(0)
 }
 
 @Suite("DependencyFetcher: validate()", .timeLimit(.minutes(1)))
@@ -43,5 +55,29 @@ struct ValidationTests {
     #expect(report.checked == ["root", "leaf"])
     let leaf = fetcher.fetch(.validatedLeaf)
     #expect(fetcher.fetch(.validatedRoot).parts[0] === leaf)
+  }
+}
+
+@Suite("DependencyFetcher: validate() after the fetcher fetched", .timeLimit(.minutes(1)))
+struct ValidationAfterFetchingTests {
+  @Test("validation builds its own instances and leaves the fetchers', and their cached reads, as they were")
+  func buildsApart() {
+    let fetcher = Fetcher.createDefault()
+    let other = Fetcher.createDefault()
+    let kept = fetcher.fetch(.countedRoot)
+    let otherKept = other.fetch(.countedRoot)
+    let before = ValidatedServices.countedBuilds.withLock { $0 }
+    // The service now caches a slot of one of the fetchers; validating
+    // either must not serve (or replace) what that slot holds.
+    for validated in [fetcher, other] {
+      let report = validated.validate(Service.countedRoot)
+      #expect(report.isValid, "\(report)")
+      #expect(report.checked == ["countedRoot", "countedLeaf"])
+    }
+    #expect(ValidatedServices.countedBuilds.withLock { $0 } == before + 2)
+    #expect(fetcher.fetch(.countedRoot) === kept)
+    #expect(other.fetch(.countedRoot) === otherKept)
+    #expect(fetcher.fetch(.countedLeaf) === kept.parts[0])
+    #expect(ValidatedServices.countedBuilds.withLock { $0 } == before + 2)
   }
 }

@@ -66,3 +66,36 @@ struct ValidationTests {
     #expect(pod.resolve(ValidatedProviders.root).parts[0] === leaf)
   }
 }
+
+@Suite("SwiftPod: validate() after the pod resolved", .timeLimit(.minutes(1)))
+struct ValidationAfterResolvingTests {
+  static let builds = Guarded(0)
+  static let counted = Provider("counted") { _ in
+    builds.withLock { $0 += 1 }
+    return ValidatedProviders.Part()
+  }
+  static let holder = Provider("holder", scope: AlwaysCreateNewScope()) { pod in
+    ValidatedProviders.Part([pod.resolve(counted)])
+  }
+
+  @Test("validation builds its own instance and leaves the pod's, and its cached read, as they were")
+  func buildsApart() {
+    let pod = SwiftPod()
+    let other = SwiftPod()
+    let kept = pod.resolve(Self.counted)
+    let otherKept = other.resolve(Self.counted)
+    let before = Self.builds.withLock { $0 }
+    // The provider now caches a slot of one of the pods; validating either
+    // must not serve (or replace) what that slot holds.
+    for validated in [pod, other] {
+      let report = validated.validate(Self.holder)
+      #expect(report.isValid, "\(report)")
+      #expect(report.checked == ["holder", "counted"])
+    }
+    #expect(Self.builds.withLock { $0 } == before + 2)
+    #expect(pod.resolve(Self.counted) === kept)
+    #expect(other.resolve(Self.counted) === otherKept)
+    #expect(pod.resolve(Self.holder).parts[0] === kept)
+    #expect(Self.builds.withLock { $0 } == before + 2)
+  }
+}
