@@ -37,7 +37,7 @@ public final class Fetcher: Sendable {
     // or to the miss (one call with two arguments), so that it needs no
     // frame. The service outlives the read: once it is gone, the fetcher may
     // drop its slot, which the engine reads unretained.
-    defer { withExtendedLifetime(service) {} }
+    defer { withExtendedLifetime(service as AnyObject) {} }
     return store.resolveCachedObject(serial: service.keySerial, life: service.keyLife, as: T.self) { miss in
       fetchMissed(service, miss)
     }
@@ -49,7 +49,7 @@ public final class Fetcher: Sendable {
     do {
       // The service outlives the fetch: once it is gone, the fetcher may
       // drop its slot, which the engine uses unretained.
-      defer { withExtendedLifetime(service) {} }
+      defer { withExtendedLifetime(service as AnyObject) {} }
       return try store.resolveCachedObjectMissed(
         miss,
         serial: service.keySerial,

@@ -29,7 +29,7 @@ public final class SwiftPod: ProviderResolver {
     // or to the miss (one call with two arguments), so that it needs no
     // frame. The provider outlives the read: once it is gone, the pod may
     // drop its slot, which the engine reads unretained.
-    defer { withExtendedLifetime(provider) {} }
+    defer { withExtendedLifetime(provider as AnyObject) {} }
     return store.resolveCachedObject(serial: provider.keySerial, life: provider.keyLife, as: T.self) { miss in
       // Known at each of the read's exits, so each jumps to its own miss.
       if case .unpublished = miss { return resolveUnpublished(provider) }
@@ -45,15 +45,15 @@ public final class SwiftPod: ProviderResolver {
   func resolveUnpublished<T>(_ provider: Provider<T>) -> T {
     do {
       // The provider outlives the build (see below).
-      defer { withExtendedLifetime(provider) {} }
-      let built = try store.buildUnpublished(life: provider.keyLife, lifetime: provider.lifetime) {
+      defer { withExtendedLifetime(provider as AnyObject) {} }
+      return try store.buildUnpublished(life: provider.keyLife, lifetime: provider.lifetime) {
         provider.builder(self)
+      } otherwise: {
+        resolveMissed(provider, .cached)
       }
-      if let built { return built }
     } catch {
       stop(error, at: provider.location)
     }
-    return resolveMissed(provider, .cached)
   }
 
   /// ``resolve(_:)-(Provider<T>)`` past the cached read: `miss` says what
@@ -63,7 +63,7 @@ public final class SwiftPod: ProviderResolver {
     do {
       // The provider outlives the resolution: once it is gone, the pod may
       // drop its slot, which the engine uses unretained.
-      defer { withExtendedLifetime(provider) {} }
+      defer { withExtendedLifetime(provider as AnyObject) {} }
       return try store.resolveCachedObjectMissed(
         miss,
         serial: provider.keySerial,

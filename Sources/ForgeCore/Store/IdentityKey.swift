@@ -316,8 +316,11 @@ extension SlotStore where Key == IdentityKey {
     case .general: break
     case .cached: known = life.cachedSlot(inStore: self.serial)?.slot
     case .unpublished:
-      if let built = try buildUnpublished(life: life, lifetime: lifetime(), factory: factory) { return built }
-      known = life.cachedSlot(inStore: self.serial)?.slot
+      return try buildUnpublished(life: life, lifetime: lifetime(), factory: factory) {
+        try resolveObjectMissed(
+          life.cachedSlot(inStore: self.serial)?.slot, serial: serial, key: key(), lifetime: lifetime(), name: name(),
+          factory: factory)
+      }
     case .unread:
       if let value = publishedObjectValue(serial: serial, life: life, as: T.self, known: &known) { return value }
     }
@@ -329,7 +332,7 @@ extension SlotStore where Key == IdentityKey {
   /// ``ObjectReadMiss/unpublished``: the object's instance, built at once
   /// with the slot its life caches for this store, when no instance of it is
   /// kept (`lifetime`, a transient's) and its dependencies are known; else
-  /// nil, and the caller goes on with
+  /// what `otherwise` returns, which goes on with
   /// ``resolveCachedObjectMissed(_:serial:life:key:lifetime:name:factory:)``
   /// (with ``ObjectReadMiss/cached``: this was tried). What the hit checked
   /// (the thread records nothing) is not checked again. A dialect may call
@@ -337,21 +340,31 @@ extension SlotStore where Key == IdentityKey {
   /// that a transient's build pays neither that miss's frame nor its
   /// arguments.
   ///
+  /// No `T?` on the way: where `T` is not known (a resolution through a
+  /// protocol, as a SwiftPod builder's `ProviderResolver`), an optional of
+  /// it would look up `Optional<T>`'s metadata on every build, about 320
+  /// instructions.
+  ///
   /// ```swift
-  /// let built = try store.buildUnpublished(life: provider.keyLife, lifetime: provider.lifetime) {
+  /// return try store.buildUnpublished(life: provider.keyLife, lifetime: provider.lifetime) {
   ///   provider.builder(self)
+  /// } otherwise: {
+  ///   resolveMissed(provider, .cached)
   /// }
-  /// if let built { return built }
-  /// return resolveMissed(provider, .cached)
   /// ```
   @inlinable @inline(__always)
-  package func buildUnpublished<T>(life: KeyLife, lifetime: Lifetime, factory: () throws -> T) throws -> T? {
-    // The lifetime first, though the build checks it again (the compiler
-    // folds the two): a kept object's miss skips the cache lookup, and the
-    // transient's build came out 2 instructions cheaper this way.
-    guard !lifetime.isStored, let slot = life.cachedSlot(inStore: self.serial)?.slot else { return nil }
-    return try buildTransientAtOnce(
-      slot, lifetime: lifetime, factory: factory, thread: ResolutionContext.currentFast, recordsNothing: true)
+  package func buildUnpublished<T>(
+    life: KeyLife,
+    lifetime: Lifetime,
+    factory: () throws -> T,
+    otherwise missed: () throws -> T
+  ) throws -> T {
+    // The lifetime first: a kept object's miss skips the cache lookup.
+    guard !lifetime.isStored, let slot = life.cachedSlot(inStore: self.serial)?.slot else { return try missed() }
+    let thread = ResolutionContext.currentFast
+    guard canBuildRecordingNothing(slot, thread: thread, recordsNothing: true) else { return try missed() }
+    var scopeDepth = 0  // no scope applies: stays 0
+    return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
   }
 
   /// The instance published by the async handle kept for the object whose
