@@ -189,10 +189,11 @@ extension SlotStore {
         } else if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
           return value
         }
-      } else if thread.pointee.recordsNothing, overrideCount.value == 0,
-        let value = try servedInScope(slot, cell: entry.cell, isKept: lifetime.isStored, as: T.self, thread: thread)
-      {
-        return value
+      } else if thread.pointee.recordsNothing, overrideCount.value == 0 {
+        return try servedInScope(slot, cell: entry.cell, isKept: lifetime.isStored, as: T.self, thread: thread) {
+          try resolveGeneral(
+            bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, known: slot, thread: thread)
+        }
       }
     }
     return try resolveGeneral(
@@ -256,7 +257,7 @@ extension SlotStore {
   /// that an overridden container's reads set up none of the general
   /// path's closures.
   ///
-  /// Reads in an override scope are ``servedInScope(_:cell:isKept:as:thread:)``'s,
+  /// Reads in an override scope are ``servedInScope(_:cell:isKept:as:thread:otherwise:)``'s,
   /// which reads the task's scope once for a scoped override and for a
   /// dependency the scope leaves alone.
   ///
@@ -299,25 +300,30 @@ extension SlotStore {
   /// dependency that the scope neither overrides nor reaches an override
   /// from (only when `isKept`: a transient publishes nothing, so a caller
   /// that does not know the lifetime may pass true); else nil, and the
-  /// general path decides. The caller checked that the thread records
-  /// nothing and that no container-wide override is installed. The
-  /// general path's front
+  /// general path decides: what `otherwise` returns. The caller checked
+  /// that the thread records nothing and that no container-wide override
+  /// is installed. The general path's front
   /// (``resolveByBits(bits:key:lifetime:name:factory:)``) tries it: the
   /// task's scope is read once here, where the general path would read it
   /// again, with two more task-locals.
+  ///
+  /// No `T?` on the way: where `T` is not known (a ForgeInject builder's
+  /// resolution through `ForgeContainerProtocol`), the caller would look up
+  /// `Optional<T>`'s metadata on every call, scope or not.
   @inlinable @inline(__always)
   func servedInScope<T>(
     _ slot: Unmanaged<AnySlot>,
     cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
     isKept: Bool,
     as type: T.Type,
-    thread: UnsafeMutablePointer<ThreadFastState>
-  ) throws -> T? {
+    thread: UnsafeMutablePointer<ThreadFastState>,
+    otherwise missed: () throws -> T
+  ) throws -> T {
     switch scopedShortcut(slot, valueType: ObjectIdentifier(T.self), isKept: isKept, thread: thread) {
     case .none:
-      return nil
+      return try missed()
     case .published:
-      guard let box = thread.pointee.beginRead(cell) else { return nil }
+      guard let box = thread.pointee.beginRead(cell) else { return try missed() }
       return PublishedRead(box: box, thread: thread).take(T.self)
     case .override(let scope, let override):
       // The scope keeps the override.
@@ -565,7 +571,7 @@ extension SlotStore {
   }
 }
 
-/// What ``servedInScope(_:cell:isKept:as:thread:)`` may serve.
+/// What ``servedInScope(_:cell:isKept:as:thread:otherwise:)`` may serve.
 @usableFromInline enum ScopedShortcut {
   /// Nothing: the general path decides.
   case none

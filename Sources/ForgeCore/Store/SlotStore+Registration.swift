@@ -176,8 +176,10 @@ extension SlotStore {
       thread.pointee.endHeldRead(hazard: hazard)
       return try resolveKnownSlot(known, lifetime: lifetime, factory: factory, thread: thread)
     }
-    if Gates.activeOverrideScopes.value != 0, let value = try registeredServedInScope(key, as: T.self, thread: thread) {
-      return value
+    if Gates.activeOverrideScopes.value != 0 {
+      return try registeredServedInScope(key, as: T.self, thread: thread) {
+        try resolveRegisteredLocked(key, as: T.self, bind: bind)
+      }
     }
     if isSurelyUnregistered(key, thread: thread) { throw notRegistered }
     return try resolveRegisteredLocked(key, as: T.self, bind: bind)
@@ -185,22 +187,23 @@ extension SlotStore {
 
   /// While a scope is live somewhere (the published read then leaves
   /// everything to this path), what
-  /// ``servedInScope(_:cell:isKept:as:thread:)`` serves for a registered
+  /// ``servedInScope(_:cell:isKept:as:thread:otherwise:)`` serves for a registered
   /// `T` the table holds: the published instance to a task in no scope, or
   /// in one that neither overrides nor reaches it; the instance a scope's
-  /// override builds. Else nil, and the locked path decides. The
-  /// registration's lifetime is not read, so the read is asked as a kept
-  /// one: a transient publishes nothing, and its read finds nothing to
-  /// serve.
+  /// override builds. Else what `otherwise` returns: the locked path
+  /// decides. The registration's lifetime is not read, so the read is asked
+  /// as a kept one: a transient publishes nothing, and its read finds
+  /// nothing to serve.
   @inlinable @inline(__always)
   func registeredServedInScope<T>(
     _ key: Key,
     as type: T.Type,
-    thread: UnsafeMutablePointer<ThreadFastState>
-  ) throws -> T? {
+    thread: UnsafeMutablePointer<ThreadFastState>,
+    otherwise missed: () throws -> T
+  ) throws -> T {
     guard thread.pointee.recordsNothing, let entry = entryPastGates(bits: key.identityBits, as: T.self, in: thread)
-    else { return nil }
-    return try servedInScope(entry.slot, cell: entry.cell, isKept: true, as: T.self, thread: thread)
+    else { return try missed() }
+    return try servedInScope(entry.slot, cell: entry.cell, isKept: true, as: T.self, thread: thread, otherwise: missed)
   }
 
   /// Whether `key` is surely not registered, known without the lock: no

@@ -59,10 +59,32 @@ public final class ForgeContainer: ForgeContainerProtocol {
   }
 
   /// ``resolve()`` past the published read: `known` is the entry the read
-  /// found, if any.
+  /// found, if any; without one, ``resolveUnknown(_:)``.
+  ///
+  /// No `T?` here: a builder resolves through `ForgeContainerProtocol`,
+  /// where `T` is not known, and an optional of it would look up
+  /// `Optional<T>`'s metadata on every resolution.
   @inlinable @inline(never)
   func resolveMissed<T>(_ type: T.Type, known: SlotTableEntry?) throws -> T {
-    if known == nil, let value = publishedMainActorOnly(T.self) { return value }
+    guard let known else { return try resolveUnknown(T.self) }
+    return try resolveRegistered(T.self, known: known)
+  }
+
+  /// ``resolveMissed(_:known:)`` for a `T` the published read found no
+  /// entry for: the instance published for the main actor
+  /// (``publishedMainActorOnly(_:)``), else the registration. Out of line:
+  /// a transient's build, which has its entry, never asks.
+  @inlinable @inline(never)
+  func resolveUnknown<T>(_ type: T.Type) throws -> T {
+    if let value = publishedMainActorOnly(T.self) { return value }
+    return try resolveRegistered(T.self, known: nil)
+  }
+
+  /// The registration's instance of `T`, past the published read, else the
+  /// main-actor registration's or the documented error
+  /// (``resolveWithoutBuilder(_:after:)``).
+  @inlinable @inline(__always)
+  func resolveRegistered<T>(_ type: T.Type, known: SlotTableEntry?) throws -> T {
     do {
       return try store.resolveRegisteredMissed(ObjectIdentifier(T.self), as: T.self, known: known) {
         bind($0, as: T.self)
@@ -75,9 +97,8 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// The instance of `T` published for the main actor, when `T` has no
   /// synchronous registration and the caller is on the main actor: a type
   /// registered only with a main-actor builder is then read without first
-  /// failing the registration it does not have (a throw and a catch). Out
-  /// of line: a transient's build, which has its entry, never asks.
-  @inlinable @inline(never)
+  /// failing the registration it does not have (a throw and a catch).
+  @inlinable @inline(__always)
   func publishedMainActorOnly<T>(_ type: T.Type) -> T? {
     guard store.isSurelyUnregistered(ObjectIdentifier(T.self), thread: ResolutionContext.currentFast) else {
       return nil
