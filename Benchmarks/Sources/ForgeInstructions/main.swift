@@ -39,10 +39,22 @@ final class TransientLeaf: Sendable, TransientMarker { init() {} }
 /// (not class-bound, as most are).
 protocol TransientMarker: Sendable {}
 
+/// Issue 5's chain A(B(C)): A and B transient, C a singleton.
+final class ChainC: Sendable { init() {} }
+final class ChainB: Sendable {
+  let c: ChainC
+  init(c: ChainC) { self.c = c }
+}
+final class ChainA: Sendable {
+  let b: ChainB
+  init(b: ChainB) { self.b = b }
+}
+
 /// What "by hand" means: a stored `let` for a kept instance, an initialiser
 /// call for a transient one.
 final class HandContainer: Sendable {
   let leaf = Leaf()
+  let chainC = ChainC()
 }
 
 final class InstructionContainer: Container, @unchecked Sendable {
@@ -61,11 +73,17 @@ final class InstructionContainer: Container, @unchecked Sendable {
   var asyncLeaf: AsyncDependency<Leaf> { provide(.singleton) { Leaf() } }
   var mainActorLeaf: MainActorDependency<Leaf> { provide(.singleton) { @MainActor in Leaf() } }
   var slowLeaf: AsyncDependency<SlowLeaf> { provide(.singleton) { await SlowLeaf.open() } }
+  var chainC: ChainC { provide(.singleton) { ChainC() } }
+  var chainB: ChainB { provide(.transient) { ChainB(c: self.chainC) } }
+  var chainA: ChainA { provide(.transient) { ChainA(b: self.chainB) } }
 }
 
 let podLeaf = Provider { _ in Leaf() }
 let podTransientLeaf = Provider(scope: AlwaysCreateNewScope()) { _ in TransientLeaf() }
 let podTransientMarker = Provider(scope: AlwaysCreateNewScope()) { _ -> any TransientMarker in TransientLeaf() }
+let podChainC = Provider { _ in ChainC() }
+let podChainB = Provider(scope: AlwaysCreateNewScope()) { pod in ChainB(c: pod.resolve(podChainC)) }
+let podChainA = Provider(scope: AlwaysCreateNewScope()) { pod in ChainA(b: pod.resolve(podChainB)) }
 
 extension Service where T == Leaf {
   static let instructionLeaf = Service { Leaf() }
@@ -259,6 +277,13 @@ func runAsync(_ loop: @escaping @Sendable () async throws -> Void) {
 @inline(never) func transientForge(_ container: InstructionContainer) -> TransientLeaf { container.transientLeaf }
 @inline(never) func transientForgeInject(_ container: ForgeContainer) -> TransientLeaf { try! container.resolve() }
 @inline(never) func transientSwiftPod(_ pod: SwiftPod) -> TransientLeaf { pod.resolve(podTransientLeaf) }
+
+// Issue 5's chain: two transient builds around a cached hit. DependencyFetcher
+// has no transient (a service is made once per fetcher).
+@inline(never) func chainHand(_ container: HandContainer) -> ChainA { ChainA(b: ChainB(c: container.chainC)) }
+@inline(never) func chainForge(_ container: InstructionContainer) -> ChainA { container.chainA }
+@inline(never) func chainForgeInject(_ container: ForgeContainer) -> ChainA { try! container.resolve() }
+@inline(never) func chainSwiftPod(_ pod: SwiftPod) -> ChainA { pod.resolve(podChainA) }
 // A transient declared as a protocol; by hand, the initialiser's result
 // converted to it.
 /// A type per tag, for the set-up scenario.
@@ -343,7 +368,7 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
   fail(
-    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|hit-beside-scope|hit-in-other-scope|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|setup|override|scale SYSTEM N"
+    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|hit-beside-scope|hit-in-other-scope|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|chain|setup|override|scale SYSTEM N"
   )
 }
 let scenario = arguments[1]
@@ -444,6 +469,13 @@ case ("override", "forge-other"):
   _ = overridden.leaf
   overridden.override(\.transientLeaf) { TransientLeaf() }
   _ = overridden.transientLeaf
+  for _ in 0..<count { blackHole(overrideForge(overridden)) }
+case ("override", "forge-parked"):
+  // The other override is never read: its key read stays parked, and the
+  // container with it.
+  let overridden = InstructionContainer()
+  _ = overridden.leaf
+  overridden.override(\.transientLeaf) { TransientLeaf() }
   for _ in 0..<count { blackHole(overrideForge(overridden)) }
 case ("override", "forge-scope-other"):
   _ = container.leaf
@@ -595,6 +627,16 @@ case ("transient", "hand"): for _ in 0..<count { blackHole(transientHand()) }
 case ("transient", "forge"): for _ in 0..<count { blackHole(transientForge(container)) }
 case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForgeInject(forgeInject)) }
 case ("transient", "swiftpod"): for _ in 0..<count { blackHole(transientSwiftPod(pod)) }
+case ("chain", "hand"): for _ in 0..<count { blackHole(chainHand(hand)) }
+case ("chain", "forge"): for _ in 0..<count { blackHole(chainForge(container)) }
+case ("chain", "forgeinject"):
+  // A container of its own: the other scenarios' table stays as it was.
+  let chained = ForgeContainer()
+  chained.register(with: .singleton) { _ in ChainC() }
+  chained.register(with: .transient) { container in ChainB(c: try container.resolve()) }
+  chained.register(with: .transient) { container in ChainA(b: try container.resolve()) }
+  for _ in 0..<count { blackHole(chainForgeInject(chained)) }
+case ("chain", "swiftpod"): for _ in 0..<count { blackHole(chainSwiftPod(pod)) }
 case ("transient-protocol", "hand"): for _ in 0..<count { blackHoleMarker(transientProtocolHand()) }
 case ("transient-protocol", "forge"): for _ in 0..<count { blackHoleMarker(transientProtocolForge(container)) }
 case ("transient-protocol", "forge-preview"):
