@@ -223,20 +223,18 @@ open class Container: @unchecked Sendable {
     _ factory: () -> Made,
     preview: (() -> Preview)?
   ) -> T {
-    if preview == nil || !PreviewMode.mightBeActive {
-      // A factory whose `Made` is `T` cannot throw: this `do` costs such
-      // a build nothing.
-      do {
-        if let built = try store.builtTransient(
-          bits: key.identityBits, as: T.self, factory: { try typed(factory(), key: key, factoryName: "factory") })
-        {
-          return built
-        }
-      } catch {
-        stop(error, file: key.file, line: key.line)
-      }
+    guard preview == nil || !PreviewMode.mightBeActive else {
+      return provideResolving(.transient, key: key, factory, preview: preview)
     }
-    return provideResolving(.transient, key: key, factory, preview: preview)
+    // A factory whose `Made` is `T` cannot throw: this `do` costs such a
+    // build nothing. The general path stops on its own failures.
+    do {
+      return try store.builtTransient(
+        bits: key.identityBits, as: T.self, factory: { try typed(factory(), key: key, factoryName: "factory") },
+        otherwise: { provideResolving(.transient, key: key, factory, preview: preview) })
+    } catch {
+      stop(error, file: key.file, line: key.line)
+    }
   }
 
   /// A synchronous `provide` for a transient (nothing to read), and the

@@ -359,12 +359,12 @@ extension SlotStore where Key == IdentityKey {
     factory: () throws -> T,
     otherwise missed: () throws -> T
   ) throws -> T {
-    // The lifetime first: a kept object's miss skips the cache lookup.
+    // The lifetime first, though the build checks it again (the compiler
+    // folds the two): a kept object's miss skips the cache lookup.
     guard !lifetime.isStored, let slot = life.cachedSlot(inStore: self.serial)?.slot else { return try missed() }
-    let thread = ResolutionContext.currentFast
-    guard canBuildRecordingNothing(slot, thread: thread, recordsNothing: true) else { return try missed() }
-    var scopeDepth = 0  // no scope applies: stays 0
-    return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
+    return try buildTransientAtOnce(
+      slot, lifetime: lifetime, factory: factory, thread: ResolutionContext.currentFast, recordsNothing: true,
+      otherwise: missed)
   }
 
   /// The instance published by the async handle kept for the object whose
@@ -495,11 +495,10 @@ extension SlotStore where Key == IdentityKey {
     factory: () throws -> T,
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
-    if let built = try buildTransientAtOnce(known, lifetime: lifetime, factory: factory, thread: thread) {
-      return built
+    try buildTransientAtOnce(known, lifetime: lifetime, factory: factory, thread: thread) {
+      try resolveGeneral(
+        bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, known: known, thread: thread)
     }
-    return try resolveGeneral(
-      bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, known: known, thread: thread)
   }
 
   /// ``resolveObject(serial:key:lifetime:name:factory:)`` past the

@@ -111,24 +111,29 @@ extension SlotStore {
   /// thread, when the table holds a slot of `T`s for `bits` whose
   /// dependencies are recorded, no override can apply and no build in
   /// progress records (the cases ``publishedValue(bits:as:known:)`` serves
-  /// for a kept instance); else nil, and the caller takes its general
-  /// path, which also makes the slot on a first build. The caller knows the
-  /// dependency is a transient. For a dialect's entry point, so that the
-  /// common transient build sets up none of the general path's closures.
+  /// for a kept instance); else what `otherwise` returns: the caller's
+  /// general path, which also makes the slot on a first build. The caller
+  /// knows the dependency is a transient. For a dialect's entry point, so
+  /// that the common transient build sets up none of the general path's
+  /// closures.
   ///
   /// ```swift
-  /// if let built = try store.builtTransient(bits: key.identityBits, as: T.self, factory: factory) {
-  ///   return built
+  /// return try store.builtTransient(bits: key.identityBits, as: T.self, factory: factory) {
+  ///   try store.resolve(key, lifetime: .transient, name: name, factory: factory)
   /// }
-  /// return try store.resolve(key, lifetime: .transient, name: name, factory: factory)
   /// ```
   @inlinable @inline(__always)
-  package func builtTransient<T>(bits: SlotKeyBits?, as type: T.Type, factory: () throws -> T) throws -> T? {
+  package func builtTransient<T>(
+    bits: SlotKeyBits?,
+    as type: T.Type,
+    factory: () throws -> T,
+    otherwise missed: () throws -> T
+  ) throws -> T {
     guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade, thread.pointee.recordsNothing,
       let entry = entryPastGates(bits: bits, as: T.self, in: thread)
-    else { return nil }
+    else { return try missed() }
     return try buildTransientAtOnce(
-      entry.slot, lifetime: .transient, factory: factory, thread: thread, recordsNothing: true)
+      entry.slot, lifetime: .transient, factory: factory, thread: thread, recordsNothing: true, otherwise: missed)
   }
 
   /// What the lock-free path would serve for `bits` on this thread, or nil
@@ -171,40 +176,35 @@ extension SlotStore {
     factory: () throws -> T
   ) throws -> T {
     let thread = ResolutionContext.currentFast
-    var known: Unmanaged<AnySlot>?
-    if !thread.pointee.isCapturing, let bits, let entry = typedEntry(bits: bits, as: T.self) {
-      let slot = entry.slot
-      known = slot
-      if thread.pointee.recordsNothing, Gates.activeOverrideScopes.value == 0 {
-        // One load: the overrides, and any observer (see observerWeight).
-        let overrides = overrideCount.value
-        if overrides == 0 {
-          if lifetime.isStored {
-            if let box = thread.pointee.beginRead(entry.cell) {
-              return PublishedRead(box: box, thread: thread).take(T.self)
-            }
-          } else if let built = try buildTransientAtOnce(slot, lifetime: lifetime, factory: factory, thread: thread) {
-            return built
+    func general(known: Unmanaged<AnySlot>?) throws -> T {
+      try resolveGeneral(
+        bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, known: known, thread: thread)
+    }
+    guard !thread.pointee.isCapturing, let bits, let entry = typedEntry(bits: bits, as: T.self) else {
+      return try general(known: nil)
+    }
+    let slot = entry.slot
+    if thread.pointee.recordsNothing, Gates.activeOverrideScopes.value == 0 {
+      // One load: the overrides, and any observer (see observerWeight).
+      let overrides = overrideCount.value
+      if overrides == 0 {
+        if !lifetime.isStored {
+          return try buildTransientAtOnce(slot, lifetime: lifetime, factory: factory, thread: thread) {
+            try general(known: slot)
           }
-        } else if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
-          return value
         }
-      } else if thread.pointee.recordsNothing, overrideCount.value == 0 {
-        return try servedInScope(slot, cell: entry.cell, isKept: lifetime.isStored, as: T.self, thread: thread) {
-          try resolveGeneral(
-            bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, known: slot, thread: thread)
+        if let box = thread.pointee.beginRead(entry.cell) {
+          return PublishedRead(box: box, thread: thread).take(T.self)
         }
+      } else if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
+        return value
+      }
+    } else if thread.pointee.recordsNothing, overrideCount.value == 0 {
+      return try servedInScope(slot, cell: entry.cell, isKept: lifetime.isStored, as: T.self, thread: thread) {
+        try general(known: slot)
       }
     }
-    return try resolveGeneral(
-      bits: bits,
-      key: key(),
-      lifetime: lifetime,
-      name: name(),
-      factory: factory,
-      known: known,
-      thread: thread
-    )
+    return try general(known: slot)
   }
 
   /// The instance `slot`'s container-wide override serves, in its common
@@ -299,8 +299,8 @@ extension SlotStore {
   /// `withOverrides`), or the container's published instance of a kept
   /// dependency that the scope neither overrides nor reaches an override
   /// from (only when `isKept`: a transient publishes nothing, so a caller
-  /// that does not know the lifetime may pass true); else nil, and the
-  /// general path decides: what `otherwise` returns. The caller checked
+  /// that does not know the lifetime may pass true); else what `otherwise`
+  /// returns: the general path decides. The caller checked
   /// that the thread records nothing and that no container-wide override
   /// is installed. The general path's front
   /// (``resolveByBits(bits:key:lifetime:name:factory:)``) tries it: the
@@ -374,18 +374,23 @@ extension SlotStore {
 
   /// A transient's build with `slot`, its slot, recording nothing, when
   /// `lifetime` keeps no instance and
-  /// ``canBuildRecordingNothing(_:thread:recordsNothing:)``; else nil, and
-  /// the general path builds. No override may apply; the caller checks that.
+  /// ``canBuildRecordingNothing(_:thread:recordsNothing:)``; else what
+  /// `otherwise` returns: the general path builds. No override may apply;
+  /// the caller checks that.
+  ///
+  /// No `T?` on the way, as for every path a builder's resolution may take
+  /// unspecialised (see the ReadPath article).
   @inlinable @inline(__always)
   func buildTransientAtOnce<T>(
     _ slot: Unmanaged<AnySlot>,
     lifetime: Lifetime,
     factory: () throws -> T,
     thread: UnsafeMutablePointer<ThreadFastState>,
-    recordsNothing: Bool = false
-  ) throws -> T? {
+    recordsNothing: Bool = false,
+    otherwise missed: () throws -> T
+  ) throws -> T {
     guard !lifetime.isStored, canBuildRecordingNothing(slot, thread: thread, recordsNothing: recordsNothing) else {
-      return nil
+      return try missed()
     }
     var scopeDepth = 0  // no scope applies: stays 0
     return try buildRecordingNothing(slot, factory: factory, thread: thread, scopeDepth: &scopeDepth)
