@@ -1,6 +1,7 @@
 import DependencyFetcher
 import Forge
 import ForgeInject
+import ForgeTestSupport
 import ForgeTesting
 import SwiftPod
 import Testing
@@ -11,6 +12,25 @@ final class PickingContainer: Container, @unchecked Sendable {
   var first: Int { provide(.singleton) { 1 } }
   var second: Int { provide(.singleton) { 2 } }
   var picked: ScopedReadProbe { provide(.singleton) { ScopedReadProbe(self.useFirst ? self.first : self.second) } }
+}
+
+/// ``PickingContainer``'s singleton, whose build from `first` (a test's,
+/// which overrides `useFirst`) waits at `held` until `release` is raised.
+final class HeldPickingContainer: Container, @unchecked Sendable {
+  let held = Signal()
+  let release = Signal()
+  var useFirst: Bool { provide(.singleton) { false } }
+  var first: Int { provide(.singleton) { 1 } }
+  var second: Int { provide(.singleton) { 2 } }
+  var picked: ScopedReadProbe {
+    provide(.singleton) {
+      guard self.useFirst else { return ScopedReadProbe(self.second) }
+      let first = self.first
+      self.held.raise()
+      self.release.wait()
+      return ScopedReadProbe(first)
+    }
+  }
 }
 
 /// A main-actor dependency built from a synchronous one.
@@ -134,6 +154,36 @@ struct IsolatedGraphTests {
     }
     #expect(inScope == 20)
     #expect(container.picked.value == 2)
+  }
+
+  @Test(
+    "a test's build that began before the container's first build and ends after it keeps none of its edges",
+    .timeLimit(.minutes(1)))
+  func containerEdgesWinARace() {
+    let container = HeldPickingContainer()
+    // The test's build begins with nothing recorded, so it may record; it
+    // is held until the container's own build has recorded.
+    let test = RealThread {
+      withIsolatedContainers(container) {
+        container.override(\.useFirst) { true }
+        #expect(container.picked.value == 1)
+      }
+    }
+    #expect(container.held.wait())
+    #expect(container.picked.value == 2)  // the container's build, meanwhile
+    container.release.raise()
+    test.join()
+    #expect(
+      container.dependencyGraph().dependencies(of: "HeldPickingContainer.picked").map(\.name).sorted() == [
+        "HeldPickingContainer.second", "HeldPickingContainer.useFirst",
+      ])
+    // So a scope that overrides `second` rebuilds the container's instance.
+    let inScope = container.withOverrides {
+      $0.override(\.second) { 20 }
+    } run: {
+      container.picked.value
+    }
+    #expect(inScope == 20)
   }
 }
 
