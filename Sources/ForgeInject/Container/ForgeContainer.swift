@@ -45,17 +45,28 @@ public final class ForgeContainer: ForgeContainerProtocol {
     }
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   public func resolve<T>() throws -> T {
-    // Inlinable: the caller's call specialises the engine's common cases
-    // for its `T`.
+    // Inlined: the caller's call specialises the engine's common cases for
+    // its `T`, and a hit needs no frame of its own.
     // The hit is read here; everything else is one call, so that the hit
-    // needs only a small frame.
+    // stays small.
     var known: SlotTableEntry?
     if let value = store.publishedValue(bits: ObjectIdentifier(T.self).identityBits, as: T.self, known: &known) {
       return value
     }
     return try resolveMissed(T.self, known: known)
+  }
+
+  /// ``ForgeContainerProtocol/resolve()`` for this container: what a
+  /// builder's `try container.resolve()` runs, where `T` is not known.
+  /// ``resolve()`` itself is inlined into its callers; inlined into the
+  /// protocol's witness, unspecialised, it would cost a builder's
+  /// resolution more than this call does. Not for calling directly:
+  /// `try container.resolve()` reads the same.
+  @_implements(ForgeContainerProtocol,resolve()) @_disfavoredOverload @inline(never)
+  public func _resolveThroughProtocol<T>() throws -> T {
+    try resolve()
   }
 
   /// ``resolve()`` past the published read: `known` is the entry the read
@@ -252,7 +263,7 @@ public final class ForgeContainer: ForgeContainerProtocol {
   }
 
   public func resolveWithType<T>(_ type: T.Type) throws -> T {
-    try resolve()
+    try _resolveThroughProtocol()
   }
 
   public func resolveAll<T>(conforming protocol: T.Type) -> [T] {
