@@ -30,7 +30,7 @@ public final class Fetcher: Sendable {
   public static func create() -> Builder { Builder() }
 
   /// The service's instance, made on the first fetch.
-  @inlinable
+  @inlinable @inline(__always)
   public func fetch<T>(_ service: Service<T>) -> T {
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`. The hit is read here and ends with a jump, to the copy

@@ -22,7 +22,7 @@ public final class SwiftPod: ProviderResolver {
   /// Creates an empty pod.
   public init() {}
 
-  @inlinable
+  @inlinable @inline(__always)
   public func resolve<T>(_ provider: Provider<T>) -> T {
     // Inlinable: the caller's call specialises the engine's common cases
     // for its `T`. The hit is read here and ends with a jump, to the copy
@@ -35,6 +35,17 @@ public final class SwiftPod: ProviderResolver {
       if case .unpublished = miss { return resolveUnpublished(provider) }
       return resolveMissed(provider, miss)
     }
+  }
+
+  /// ``ProviderResolver/resolve(_:)`` for this pod: what a builder's
+  /// `pod.resolve(provider)` runs, where `T` is not known. ``resolve(_:)``
+  /// itself is inlined into its callers; inlined into the protocol's
+  /// witness, unspecialised, it would cost a builder's resolution more
+  /// than this call does. Not for calling directly: `pod.resolve(provider)`
+  /// reads the same.
+  @_implements(ProviderResolver,resolve(_:)) @_disfavoredOverload @inline(never)
+  public func _resolveThroughProtocol<T>(_ provider: Provider<T>) -> T {
+    resolve(provider)
   }
 
   /// ``resolve(_:)-(Provider<T>)`` when its cached slot publishes no
