@@ -24,10 +24,10 @@ public final class SwiftPod: ProviderResolver {
 
   @inlinable @inline(__always)
   public func resolve<T>(_ provider: Provider<T>) -> T {
-    // Inlinable: the caller's call specialises the engine's common cases
-    // for its `T`. The hit is read here and ends with a jump, to the copy
-    // or to the miss (one call with two arguments), so that it needs no
-    // frame. The provider outlives the read: once it is gone, the pod may
+    // Inlined: the caller's call specialises the engine's common cases for
+    // its `T`, and a hit pays for no call. The hit is read here and ends
+    // with a branch, to the copy or to the miss (one call with two
+    // arguments), so that it needs no frame. The provider outlives the read: once it is gone, the pod may
     // drop its slot, which the engine reads unretained.
     defer { withExtendedLifetime(provider as AnyObject) {} }
     return store.resolveCachedObject(serial: provider.keySerial, life: provider.keyLife, as: T.self) { miss in
