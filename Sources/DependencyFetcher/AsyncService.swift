@@ -67,6 +67,13 @@ extension Fetcher {
     if let value = store.publishedAsyncObjectValue(serial: service.keySerial, life: service.keyLife, as: T.self) {
       return value
     }
+    return try await fetchAsyncMissed(service)
+  }
+
+  /// ``fetch(_:)-(AsyncService<T>)`` past the published read, out of line:
+  /// the hit's async frame stays small.
+  @inlinable @inline(never)
+  nonisolated(nonsending) func fetchAsyncMissed<T>(_ service: AsyncService<T>) async throws -> T {
     let handle = try store.resolveKeptObject(
       serial: service.keySerial, key: IdentityKey(service), lifetime: .singleton, name: service.name
     ) {

@@ -105,6 +105,13 @@ extension SwiftPod {
     if let value = store.publishedAsyncObjectValue(serial: provider.keySerial, life: provider.keyLife, as: T.self) {
       return value
     }
+    return try await resolveAsyncMissed(provider)
+  }
+
+  /// ``resolve(_:)-(AsyncProvider<T>)`` past the published read, out of
+  /// line: the hit's async frame stays small.
+  @inlinable @inline(never)
+  nonisolated(nonsending) func resolveAsyncMissed<T>(_ provider: AsyncProvider<T>) async throws -> T {
     let handle = try store.resolveKeptObject(
       serial: provider.keySerial,
       key: IdentityKey(provider),

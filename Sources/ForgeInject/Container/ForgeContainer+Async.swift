@@ -155,6 +155,13 @@ extension ForgeContainer {
     // Inlinable: a hit is a lock-free read of the instance the handle
     // published, in place.
     if let value = store.publishedAsyncValue(bits: Self.asyncKey(T.self).identityBits, as: T.self) { return value }
+    return try await resolveAsyncMissed(T.self)
+  }
+
+  /// ``resolveAsync()`` past the published read, out of line: the hit's
+  /// async frame stays small.
+  @inlinable @inline(never)
+  nonisolated(nonsending) func resolveAsyncMissed<T: Sendable>(_ type: T.Type) async throws -> T {
     let handle: AsyncDependency<T>
     do {
       handle = try store.resolveRegistered(Self.asyncKey(T.self), as: AsyncDependency<T>.self) {
