@@ -35,8 +35,9 @@ public final class Fetcher: Sendable {
     // Inlined: the caller's call specialises the engine's common cases for
     // its `T`, and a hit pays for no call. The hit is read here and ends
     // with a branch, to the copy or to the miss (one call with two
-    // arguments), so that it needs no frame. The service outlives the read: once it is gone, the fetcher may
-    // drop its slot, which the engine reads unretained.
+    // arguments), so that it needs no frame. The service outlives the read:
+    // once it is gone, the fetcher may drop its slot, which the engine reads
+    // unretained.
     defer { withExtendedLifetime(service as AnyObject) {} }
     return store.resolveCachedObject(serial: service.keySerial, life: service.keyLife, as: T.self) { miss in
       fetchMissed(service, miss)

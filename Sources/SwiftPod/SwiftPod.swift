@@ -27,8 +27,9 @@ public final class SwiftPod: ProviderResolver {
     // Inlined: the caller's call specialises the engine's common cases for
     // its `T`, and a hit pays for no call. The hit is read here and ends
     // with a branch, to the copy or to the miss (one call with two
-    // arguments), so that it needs no frame. The provider outlives the read: once it is gone, the pod may
-    // drop its slot, which the engine reads unretained.
+    // arguments), so that it needs no frame. The provider outlives the read:
+    // once it is gone, the pod may drop its slot, which the engine reads
+    // unretained.
     defer { withExtendedLifetime(provider as AnyObject) {} }
     return store.resolveCachedObject(serial: provider.keySerial, life: provider.keyLife, as: T.self) { miss in
       // Known at each of the read's exits, so each jumps to its own miss.

@@ -311,21 +311,23 @@ extension SlotStore where Key == IdentityKey {
     name: @autoclosure () -> String,
     factory: () throws -> T
   ) throws -> T {
-    var known: Unmanaged<AnySlot>?
+    func missed(known: Unmanaged<AnySlot>?) throws -> T {
+      try resolveObjectMissed(known, serial: serial, key: key(), lifetime: lifetime(), name: name(), factory: factory)
+    }
     switch miss {
-    case .general: break
-    case .cached: known = life.cachedSlot(inStore: self.serial)?.slot
+    case .general:
+      return try missed(known: nil)
+    case .cached:
+      return try missed(known: life.cachedSlot(inStore: self.serial)?.slot)
     case .unpublished:
       return try buildUnpublished(life: life, lifetime: lifetime(), factory: factory) {
-        try resolveObjectMissed(
-          life.cachedSlot(inStore: self.serial)?.slot, serial: serial, key: key(), lifetime: lifetime(), name: name(),
-          factory: factory)
+        try missed(known: life.cachedSlot(inStore: self.serial)?.slot)
       }
     case .unread:
+      var known: Unmanaged<AnySlot>?
       if let value = publishedObjectValue(serial: serial, life: life, as: T.self, known: &known) { return value }
+      return try missed(known: known)
     }
-    return try resolveObjectMissed(
-      known, serial: serial, key: key(), lifetime: lifetime(), name: name(), factory: factory)
   }
 
   /// After ``resolveCachedObject(serial:life:as:missed:)`` missed with
