@@ -70,4 +70,11 @@ struct AsyncBuildTests {
     #expect(try await thing.value.label == "build 2")
     _ = held
   }
+
+  @Test("a handle fits in four words, so a property returns it in registers")
+  func handleFitsInRegisters() {
+    // Forge's properties return the handle: at five words (a build and two
+    // optional factories) it went back through memory on every hit.
+    #expect(MemoryLayout<AsyncDependency<Thing>>.size <= 4 * MemoryLayout<UnsafeRawPointer>.size)
+  }
 }

@@ -40,10 +40,18 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
   /// The factory this handle was handed out with, when the kept part keeps
   /// none (Forge's: its factories capture the container, which keeps the
   /// handle, so keeping the factory too would keep both alive forever).
-  @usableFromInline let factory: (@Sendable () async throws -> Value)?
-  /// The same for a factory that does not await: kept as it is, so that a
-  /// hit makes no closure.
-  @usableFromInline let syncFactory: (@Sendable () throws -> Value)?
+  @usableFromInline let supplied: Supplied?
+
+  /// A factory a handle is handed out with. One field for both kinds: the
+  /// handle then fits in registers, so a property that returns it (Forge's)
+  /// writes and reads no memory for it on a hit.
+  @usableFromInline
+  enum Supplied: Sendable {
+    case awaiting(@Sendable () async throws -> Value)
+    /// A factory that does not await, kept as it is, so that a hit makes
+    /// no closure.
+    case synchronous(@Sendable () throws -> Value)
+  }
 
   /// A handle whose instance `factory` builds.
   ///
@@ -65,32 +73,26 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
     build = AsyncBuild(
       name: name, identity: identity, holdsWeakly: lifetime == .weak,
       reporting: .forHandleMadeNow(lifetime: lifetime, identity: identity), factory: factory)
-    self.factory = nil
-    self.syncFactory = nil
+    self.supplied = nil
   }
 
   @usableFromInline
-  init(
-    build: AsyncBuild<Value>,
-    factory: (@Sendable () async throws -> Value)?,
-    syncFactory: (@Sendable () throws -> Value)?
-  ) {
+  init(build: AsyncBuild<Value>, supplied: Supplied?) {
     self.build = build
-    self.factory = factory
-    self.syncFactory = syncFactory
+    self.supplied = supplied
   }
 
   /// This handle, building with `factory` when it builds and keeps no
   /// factory of its own.
   @inlinable
   package func supplying(_ factory: @escaping @Sendable () async throws -> Value) -> AsyncDependency {
-    AsyncDependency(build: build, factory: factory, syncFactory: nil)
+    AsyncDependency(build: build, supplied: .awaiting(factory))
   }
 
   /// This handle, building with `factory`, which does not await.
   @inlinable
   package func supplying(sync factory: @escaping @Sendable () throws -> Value) -> AsyncDependency {
-    AsyncDependency(build: build, factory: nil, syncFactory: factory)
+    AsyncDependency(build: build, supplied: .synchronous(factory))
   }
 
   /// The instance, built by the dependency's factory the first time it is
@@ -134,6 +136,13 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
   nonisolated(nonsending) package func unpublishedValue() async throws -> Value {
     // The factories are handed on as they are: a synchronous one is wrapped
     // only if a build starts, not for every task that waits for one.
+    var factory: (@Sendable () async throws -> Value)?
+    var syncFactory: (@Sendable () throws -> Value)?
+    switch supplied {
+    case .awaiting(let supplied): factory = supplied
+    case .synchronous(let supplied): syncFactory = supplied
+    case nil: break
+    }
     if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
       return try await build.build(in: scope).value(supplying: factory, orSync: syncFactory)
     }
