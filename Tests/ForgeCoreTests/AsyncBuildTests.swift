@@ -41,11 +41,11 @@ struct AsyncBuildTests {
     let thing = dependency {
       let build = builds.incremented()
       if build == 1 {
-        // Stopped by the cancellation, but finishes only once the gate opens.
-        await withTaskCancellationHandler {
-          await gate.wait()
-        } onCancel: {
-        }
+        // Stopped by the cancellation, but finishes only once the gate
+        // opens: the wait runs in a task of its own, which the build's
+        // cancellation does not reach (the gate's own wait would end at
+        // once, and the build with it, before the next task came).
+        await Task { await gate.wait() }.value
         throw CancellationError()
       }
       return Thing("build \(build)")
@@ -54,10 +54,37 @@ struct AsyncBuildTests {
     while builds.count == 0 { await Task.yield() }
     first.cancel()
     #expect(await first.result.error is CancellationError)
+    // The abandoned build is still running; the next task joins it.
     let second = Task { try await thing.value }
-    try await Task.sleep(for: .milliseconds(20))
+    while thing.waiterCount == 0 { await Task.yield() }
+    #expect(builds.count == 1)
     gate.open()
     #expect(try await second.value.label == "build 2")
+    #expect(builds.count == 2)
+  }
+
+  @Test("a build whose last waiter is cancelled is cancelled too; one that finishes anyway is kept")
+  func abandonedBuildThatFinishes() async throws {
+    let gate = AsyncGate()
+    let builds = Counter()
+    let sawCancellation = Counter()
+    let thing = dependency {
+      let build = builds.incremented()
+      // Waits in a task of its own, which the cancellation does not reach,
+      // and then finishes as if it had not seen it.
+      await Task { await gate.wait() }.value
+      if Task.isCancelled { sawCancellation.increment() }
+      return Thing("build \(build)")
+    }
+    let only = Task { try await thing.value }
+    while builds.count == 0 { await Task.yield() }
+    only.cancel()
+    #expect(await only.result.error is CancellationError)
+    gate.open()
+    while thing.hasBuildInProgress { await Task.yield() }
+    #expect(sawCancellation.count == 1)
+    #expect(try await thing.value.label == "build 1")
+    #expect(builds.count == 1)
   }
 
   @Test("a weak instance is shared while held and rebuilt after")

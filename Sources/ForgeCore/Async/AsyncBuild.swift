@@ -448,6 +448,10 @@ extension AsyncBuild: AsyncKeptInstance {
     return false
   }
 
+  /// How many tasks wait for the build in progress (for tests that need a
+  /// waiter admitted before they go on).
+  package var waiterCount: Int { lock.withLock { admitted.count } }
+
   package func buildInProgressEnded() async {
     guard !runsInCallingTask else { return }
     // A build whose callers were all cancelled may start again for a task

@@ -157,6 +157,8 @@ extension AsyncDependency: AsyncBuiltHandle {
 extension AsyncDependency: AsyncKeptInstance {
   package var keptForShutdown: (sequence: Int, instance: Any)? { build.keptForShutdown }
   package var hasBuildInProgress: Bool { build.hasBuildInProgress }
+  /// How many tasks wait for the build in progress.
+  package var waiterCount: Int { build.waiterCount }
   package func buildInProgressEnded() async { await build.buildInProgressEnded() }
 }
 
