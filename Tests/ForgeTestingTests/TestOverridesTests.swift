@@ -190,3 +190,52 @@ struct TestOverridesTests {
     #expect(try await container.asyncLabel.value == Label(text: "real"))
   }
 }
+
+/// A weak ForgeInject registration built from a label.
+final class LabelHolder: Sendable {
+  let label: Label
+  init(label: Label) { self.label = label }
+}
+
+@Suite("ForgeInject: weak registrations in an isolated test", .timeLimit(.minutes(1)))
+struct WeakIsolationTests {
+  static func container(counting holders: Counter) -> ForgeContainer {
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in Label(text: "real") }
+    container.register(with: .weak) { container in
+      holders.increment()
+      return LabelHolder(label: try container.resolve())
+    }
+    return container
+  }
+
+  @Test("built from the test's registration: shared while held, built again once released, never the container's")
+  func weakReachingTheTest() throws {
+    let holders = Counter()
+    let container = Self.container(counting: holders)
+    let real: LabelHolder = try container.resolve()
+    let labels = Counter()
+    try withIsolatedContainers(container) {
+      $0.register(in: container, with: .singleton) { _ in
+        labels.increment()
+        return Label(text: "mock")
+      }
+    } operation: {
+      var first: LabelHolder? = try container.resolve()
+      #expect(first?.label == Label(text: "mock"))
+      #expect(first !== real)
+      #expect(try container.resolve() as LabelHolder === first)
+      #expect(holders.count == 2)
+      first = nil
+      // Released: the test's scope held it weakly, so the next read builds
+      // another, from the test's label (built once for the test).
+      let second: LabelHolder = try container.resolve()
+      #expect(second.label == Label(text: "mock"))
+      #expect(holders.count == 3)
+      #expect(try container.resolve() as LabelHolder === second)
+      #expect(labels.count == 1)
+    }
+    #expect(try container.resolve() as LabelHolder === real)
+    #expect(holders.count == 3)
+  }
+}

@@ -56,6 +56,15 @@ final class FactoryTypeContainer: Container, @unchecked Sendable {
       Service("preview")
     }
   }
+  // The seed's own `provide`, whose closures return `Any`.
+  var anyNumber: Int {
+    provide(.cached) { () -> Any in
+      self.builds.increment()
+      return 42
+    }
+  }
+  var anyGreeting: any Greeting { provide(.singleton) { () -> Any in Hello() } }
+  var anyBase: BaseService { provide(.transient) { () -> Any in DerivedService() } }
   var countedWithPreview: Service {
     provide(.singleton) {
       self.builds.increment()
@@ -80,6 +89,19 @@ struct FactoryTypeTests {
     #expect(container.transientGreeting.text == "mock")
     container.removeOverride(for: \.greeting)
     #expect(container.greeting.text == "hello")
+  }
+
+  @Test("the seed's factories that return Any: an instance of the property's type, or one converted to it")
+  func anyFactories() {
+    #expect(container.anyNumber == 42)
+    #expect(container.anyNumber == 42)
+    #expect(container.builds.count == 1)
+    #expect(container.anyGreeting.text == "hello")
+    #expect(container.anyBase.kind == "derived")
+    #expect(container.anyBase !== container.anyBase)
+    container.override(\.anyNumber) { 7 }
+    #expect(container.anyNumber == 7)
+    #expect(container.builds.count == 1)
   }
 
   @Test("a subclass built for a class-typed property is kept as that class")
