@@ -239,3 +239,31 @@ struct WeakIsolationTests {
     #expect(holders.count == 3)
   }
 }
+
+@Suite("ForgeInject: a builder that throws inside an isolated test", .timeLimit(.minutes(1)))
+struct ThrowingIsolationTests {
+  struct Flaky: Error {}
+
+  @Test("a singleton rebuilt for the test whose builder throws keeps nothing; the next resolution builds again")
+  func throwingScopeBuild() throws {
+    let attempts = Counter()
+    let container = ForgeContainer()
+    container.register(with: .singleton) { _ in Label(text: "real") }
+    container.register(with: .singleton) { container in
+      let label: Label = try container.resolve()
+      if label.text == "mock", attempts.incremented() == 1 { throw Flaky() }
+      return LabelHolder(label: label)
+    }
+    let real: LabelHolder = try container.resolve()
+    try withIsolatedContainers(container) {
+      $0.register(in: container, with: .singleton) { _ in Label(text: "mock") }
+    } operation: {
+      #expect(throws: (any Error).self) { try container.resolve() as LabelHolder }
+      let rebuilt: LabelHolder = try container.resolve()
+      #expect(rebuilt.label == Label(text: "mock"))
+      #expect(try container.resolve() as LabelHolder === rebuilt)
+      #expect(attempts.count == 2)
+    }
+    #expect(try container.resolve() as LabelHolder === real)
+  }
+}
