@@ -267,3 +267,25 @@ struct ThrowingIsolationTests {
     #expect(try container.resolve() as LabelHolder === real)
   }
 }
+
+@Suite("SwiftPod: a deep chain of singletons in an isolated test", .timeLimit(.minutes(1)))
+struct DeepIsolationTests {
+  @Test("an override of the bottom of 60 singleton levels rebuilds every level for the test only")
+  func deepSingletonChain() {
+    let pod = SwiftPod()
+    var chain = [Provider<Int>("level 0") { _ in 1 }]
+    for level in 1..<60 {
+      let below = chain[level - 1]
+      chain.append(Provider("level \(level)") { pod in pod.resolve(below) + 1 })
+    }
+    #expect(pod.resolve(chain[59]) == 60)
+    withIsolatedContainers(pod) {
+      $0.overrideProvider(chain[0], in: pod) { _ in 1000 }
+    } operation: {
+      #expect(pod.resolve(chain[59]) == 1059)
+      #expect(pod.resolve(chain[30]) == 1030)
+    }
+    #expect(pod.resolve(chain[59]) == 60)
+    #expect(pod.resolve(chain[30]) == 31)
+  }
+}
