@@ -289,3 +289,24 @@ struct DeepIsolationTests {
     #expect(pod.resolve(chain[30]) == 31)
   }
 }
+
+@Suite("DependencyFetcher: the other forms of a test's override", .timeLimit(.minutes(1)))
+struct FetcherOverrideFormTests {
+  @Test("an override that fetches from the fetcher, and one that hands out an instance")
+  func otherForms() {
+    let fetcher = Fetcher.createDefault()
+    withIsolatedContainers(fetcher) {
+      $0.addOverride(for: .label, in: fetcher, instance: Label(text: "given"))
+    } operation: {
+      #expect(fetcher.fetch(.label) == Label(text: "given"))
+      #expect(fetcher.fetch(.greeting) == "hello, given")
+    }
+    withIsolatedContainers(fetcher) {
+      $0.addOverride(for: .label, in: fetcher, instance: Label(text: "inner"))
+      $0.addOverride(for: .greeting, in: fetcher) { fetcher in "hi, \(fetcher.fetch(.label).text)" }
+    } operation: {
+      #expect(fetcher.fetch(.greeting) == "hi, inner")
+    }
+    #expect(fetcher.fetch(.greeting) == "hello, real")
+  }
+}
