@@ -224,6 +224,22 @@ struct AsyncDependencyTests {
     #expect(try await container.labelled.value == "real build 2")
   }
 
+  @Test("withOverrides: an async factory replaces an async dependency in the scope only")
+  func scopedAsyncOverride() async throws {
+    let container = AsyncContainer()
+    let real = try await container.shared.value
+    let inside = try await container.withOverrides {
+      $0.override(\.shared) { () async throws -> Thing in
+        await Task.yield()
+        return Thing("scoped mock")
+      }
+    } run: {
+      try await container.shared.value.label
+    }
+    #expect(inside == "scoped mock")
+    #expect(try await container.shared.value === real)
+  }
+
   @Test("a container is released after its async dependencies were built: the kept handle holds no factory")
   func containerReleased() async throws {
     weak var released: AsyncContainer?

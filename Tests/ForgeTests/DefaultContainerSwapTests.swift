@@ -45,4 +45,18 @@ struct DefaultContainerSwapTests {
     }
     #expect(label == "inner")
   }
+
+  @Test("the synchronous form swaps it for the closure, on real threads each with their own")
+  func synchronousForm() {
+    let before = Forge.defaultContainer
+    let labels = Guarded<[Int: String]>([:])
+    onThreads(4) { index in
+      let label = Forge.withDefaultContainer(LabelledContainer(name: "t\(index)")) {
+        Consumer().service.label
+      }
+      labels.withLock { $0[index] = label }
+    }
+    #expect(labels.withLock { $0 } == [0: "t0", 1: "t1", 2: "t2", 3: "t3"])
+    #expect(Forge.defaultContainer === before)
+  }
 }
