@@ -267,4 +267,40 @@ struct InjectableMacroTests {
         """
     )
   }
+
+  @Test("a let with neither a type nor a value: an error with a fix-it adding the type")
+  func missingType() {
+    assertExpansion(
+      """
+      @Injectable
+      struct Row {
+        let clock
+      }
+      """,
+      expandedSource: """
+        struct Row {
+          let clock
+
+          init() {
+          }
+        }
+        """,
+      diagnostics: [
+        DiagnosticSpec(
+          id: .init(domain: "ForgeInjectMacros", id: "injectableMissingType"),
+          message: "'@Injectable' needs the type of 'clock' to resolve it; add a type annotation",
+          line: 3,
+          column: 7,
+          fixIts: [FixItSpec(message: "Add a type annotation")]
+        )
+      ],
+      applyFixIts: ["Add a type annotation"],
+      fixedSource: """
+        @Injectable
+        struct Row {
+          let clock: <#Type#>
+        }
+        """
+    )
+  }
 }

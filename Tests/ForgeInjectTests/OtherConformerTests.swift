@@ -54,4 +54,19 @@ struct OtherConformerTests {
           + "ForgeInjectTests.RecordingContainer cannot run one"), "\(stderr)")
     #expect(stderr.contains("or with register(with:mainActorBuilder:)."), "\(stderr)")
   }
+
+  @Test("the seed's eager main-actor builder runs at once and registers its instance with the conformer")
+  @MainActor
+  func eagerMainActorBuilder() {
+    let container = RecordingContainer()
+    var built = 0
+    container.register(
+      with: .singleton,
+      mainActorBuilder: { _ in
+        built += 1
+        return ConformerArchive()
+      })
+    #expect(built == 1)
+    #expect(container.registered == ["ForgeInjectTests.ConformerArchive"])
+  }
 }
