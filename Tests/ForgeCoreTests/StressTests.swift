@@ -30,7 +30,12 @@ final class Stamped: Sendable {
   init(_ stamp: Int) { self.stamp = stamp }
 }
 
-@Suite("Stress: many threads on the same stores", .timeLimit(.minutes(10)))
+/// Serialized: each scenario blocks the thread of the cooperative pool it
+/// runs on for its whole length (it joins real threads), and with two or
+/// more at once on a two-core machine, the pool would have no thread left
+/// for the other tests, whose time limits would then run out while they
+/// wait to start (seen with `FORGE_STRESS_SECONDS=70`).
+@Suite("Stress: many threads on the same stores", .serialized, .timeLimit(.minutes(10)))
 struct StressTests {
   @Test("exactly once: fresh stores, many keys, eight threads resolving them at once")
   func exactlyOnce() {
