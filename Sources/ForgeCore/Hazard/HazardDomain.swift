@@ -15,8 +15,6 @@ import CForgeAtomics
 struct RetiredBoxes {
   private var boxes: [RetiredBox] = []
 
-  var isEmpty: Bool { boxes.isEmpty }
-
   /// Keeps `box`, taken out of one of `slot`'s cells, until no reader holds it.
   mutating func retire(_ box: UnsafeMutableRawPointer?, of slot: AnySlot, kind: AnySlot.BoxKind) {
     if let box { boxes.append(RetiredBox(slot: slot, box: box, kind: kind)) }

@@ -210,11 +210,6 @@
     return nil
   }
 
-  /// ``override(for:)`` without the depth.
-  package func entry(for target: Target) -> Unmanaged<AnyOverride>? {
-    override(for: target)?.override
-  }
-
   private func ownOverride(for target: Target) -> Unmanaged<AnyOverride>? {
     if Gates.addedScopeOverrides.value != 0 {
       let (found, removed) = lock.withLock { (added[target]?.override, removedDeclared[target] != nil) }

@@ -155,11 +155,6 @@ import CForgeAtomics
   /// Destroys a box holding a value of the slot's type, or its registration.
   func destroyTyped(_ box: UnsafeMutableRawPointer, kind: BoxKind) {}
 
-  /// The container-wide override; read it with the store's lock held.
-  package var override: AnyOverride? {
-    overrideCell.pointee.map { $0.assumingMemoryBound(to: AnyOverride.self).pointee }
-  }
-
   /// Publishes `override` (nil to remove it) and hands back the replaced
   /// box, to retire. Call with the store's lock held.
   func publishOverride(_ override: AnyOverride?) -> UnsafeMutableRawPointer? {
