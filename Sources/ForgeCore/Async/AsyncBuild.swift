@@ -168,13 +168,11 @@ import CForgeAtomics
   /// The instance: the kept one, or the one the build in progress or a new
   /// build makes.
   ///
-  /// - Parameters:
-  ///   - supplied: builds, when the build keeps no factory of its own.
-  ///   - suppliedSync: builds without awaiting, when neither does; wrapped
-  ///     as an async factory only if a build starts.
-  nonisolated(nonsending) package func value(
-    supplying supplied: (@Sendable () async throws -> Value)? = nil,
-    orSync suppliedSync: (@Sendable () throws -> Value)? = nil
+  /// - Parameter supplied: builds, when the build keeps no factory of its
+  ///   own; one that does not await is wrapped as an async factory only if
+  ///   a build starts.
+  nonisolated(nonsending) func value(
+    supplying supplied: AsyncDependency<Value>.Supplied?
   ) async throws -> Value {
     lock.lock()
     switch state {
@@ -198,7 +196,7 @@ import CForgeAtomics
     if case .idle = state {
       // A factory the build keeps (an override's, a preview's, another
       // dialect's) wins over one a handle was handed out with.
-      guard let factory = factory ?? supplied ?? suppliedSync.map({ sync in { @Sendable in try sync() } }) else {
+      guard let factory = factory ?? supplied?.awaitable else {
         lock.unlock()
         fatalError("ForgeCore: \(ForgeDiagnostic.internalError("\(name) has no factory to build with"))")
       }

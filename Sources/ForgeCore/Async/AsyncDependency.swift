@@ -51,6 +51,15 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
     /// A factory that does not await, kept as it is, so that a hit makes
     /// no closure.
     case synchronous(@Sendable () throws -> Value)
+
+    /// The factory as an async one: a synchronous factory is wrapped here,
+    /// when a build starts, not for every task that waits for one.
+    var awaitable: @Sendable () async throws -> Value {
+      switch self {
+      case .awaiting(let factory): factory
+      case .synchronous(let factory): { @Sendable in try factory() }
+      }
+    }
   }
 
   /// A handle whose instance `factory` builds.
@@ -134,19 +143,12 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
   /// not built yet.
   @usableFromInline
   nonisolated(nonsending) package func unpublishedValue() async throws -> Value {
-    // The factories are handed on as they are: a synchronous one is wrapped
-    // only if a build starts, not for every task that waits for one.
-    var factory: (@Sendable () async throws -> Value)?
-    var syncFactory: (@Sendable () throws -> Value)?
-    switch supplied {
-    case .awaiting(let supplied): factory = supplied
-    case .synchronous(let supplied): syncFactory = supplied
-    case nil: break
-    }
+    // The factory is handed on as it is: a synchronous one is wrapped only
+    // if a build starts (``Supplied/awaitable``).
     if Gates.activeOverrideScopes.value != 0, let scope = OverrideScope.current {
-      return try await build.build(in: scope).value(supplying: factory, orSync: syncFactory)
+      return try await build.build(in: scope).value(supplying: supplied)
     }
-    return try await build.value(supplying: factory, orSync: syncFactory)
+    return try await build.value(supplying: supplied)
   }
 }
 
