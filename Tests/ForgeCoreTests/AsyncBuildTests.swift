@@ -51,12 +51,12 @@ struct AsyncBuildTests {
       return Thing("build \(build)")
     }
     let first = Task { try await thing.value }
-    while builds.count == 0 { await Task.yield() }
+    await yield(until: builds.count > 0)
     first.cancel()
     #expect(await first.result.error is CancellationError)
     // The abandoned build is still running; the next task joins it.
     let second = Task { try await thing.value }
-    while thing.waiterCount == 0 { await Task.yield() }
+    await yield(until: thing.waiterCount > 0)
     #expect(builds.count == 1)
     gate.open()
     #expect(try await second.value.label == "build 2")
@@ -77,11 +77,11 @@ struct AsyncBuildTests {
       return Thing("build \(build)")
     }
     let only = Task { try await thing.value }
-    while builds.count == 0 { await Task.yield() }
+    await yield(until: builds.count > 0)
     only.cancel()
     #expect(await only.result.error is CancellationError)
     gate.open()
-    while thing.hasBuildInProgress { await Task.yield() }
+    await thing.buildInProgressEnded()
     #expect(sawCancellation.count == 1)
     #expect(try await thing.value.label == "build 1")
     #expect(builds.count == 1)
