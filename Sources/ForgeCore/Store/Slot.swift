@@ -50,8 +50,10 @@ import CForgeAtomics
   /// The slot's place in its store's creation order, for graphs that list
   /// slots the same way every time.
   @exclusivity(unchecked) package var serial = 0
-  /// Nonzero once a build has recorded `dependencies`; read without the lock.
-  @usableFromInline let dependenciesRecorded = AtomicCounter()
+  /// Nonzero once a build has recorded `dependencies`; read without the
+  /// lock. Its word is the first of the second line of ``cell``'s span,
+  /// which no hit reads.
+  @usableFromInline let dependenciesRecorded: AtomicCounter
   /// Whether the slot holds async handles (``AsyncDependency``): making a
   /// handle resolves nothing, so its dependencies are what the handle's
   /// build resolves, recorded when that build ends, not when the handle is
@@ -74,11 +76,17 @@ import CForgeAtomics
     self.buildsAsynchronously = valueType is any AsyncBuiltHandle.Type
     // Read on every resolution of the slot, written rarely: one cache line
     // for the three cells, a flag, and room for a small instance's box, so
-    // that a hit reads one line of the slot's, not two.
-    cell = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: AnySlot.lineWords)
-    cell.initialize(repeating: nil, count: AnySlot.lineWords)
-    overrideCell = cell + 1
-    registrationCell = AnySlot.registrationCell(after: cell)
+    // that a hit reads one line of the slot's, not two. The span's second
+    // line holds `dependenciesRecorded`: in a span of its own it cost a
+    // slot 128 bytes more.
+    let span = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: AnySlot.lineWords + 1)
+    span.initialize(repeating: nil, count: AnySlot.lineWords)
+    let recorded = UnsafeMutableRawPointer(span + AnySlot.lineWords).bindMemory(to: Int.self, capacity: 1)
+    recorded.initialize(to: 0)
+    cell = span
+    overrideCell = span + 1
+    registrationCell = AnySlot.registrationCell(after: span)
+    dependenciesRecorded = AtomicCounter(word: recorded)
   }
 
   /// What a slot publishes for lock-free readers, each in a cell of its own
@@ -137,8 +145,7 @@ import CForgeAtomics
     if let box = cell.pointee { destroy(box, kind: .instance) }
     if let box = overrideCell.pointee { destroy(box, kind: .override) }
     if let box = registrationCell.pointee { destroy(box, kind: .registration) }
-    CacheLines.deallocate(cell)  // and the rest of the line
-    dependenciesRecorded.deallocate()
+    CacheLines.deallocate(cell)  // and the rest of the span, `dependenciesRecorded` with it
   }
 
   /// Whether the slot keeps an instance for some override scope.
