@@ -2,7 +2,7 @@
 """Fails when a Markdown file links to a file the repository does not
 have, or, unless it follows --external, outside the repository.
 
-    python3 .ci/markdown-links.py README.md --external Benchmarks/README.md
+    python3 .ci/markdown-links.py README.md --external Benchmarks/README.md Benchmarks/HISTORY.md
 
 A reader of a fresh clone (or of the package offline) must be able to
 follow every link of the README; images count as links. Files after

@@ -159,7 +159,7 @@ OVERRIDE_SYSTEMS = ["forge", "forge-other", "forge-parked", "forge-scope", "forg
 ASYNC_HIT_RATIO = 2.0
 # Raised once (from 620, 765, 695, 690) when the handle became a struct that
 # can carry its factory, which ended a retain cycle between a Forge
-# container and its async dependencies' handles (see Benchmarks/README.md).
+# container and its async dependencies' handles (see Benchmarks/HISTORY.md, "Async dependencies").
 # Lowered (from 660, 875, 755, 745) when the dialects' async entry points
 # stopped awaiting `value` after the handle's resolution, which hopped to the
 # generic executor a second time on every hit, and ForgeInject's read the
@@ -235,7 +235,7 @@ FIRST_ASYNC_LEVEL = {
 # (level lowered from 510). Raised to 460 when a change elsewhere moved the
 # binary's layout: its missing synchronous key then collides with the
 # table's one entry, one probe more in each of two lookups, 448 (see
-# Benchmarks/README.md, "Validation's executor"). Forge's: 289 (level lowered from 330) since its
+# Benchmarks/HISTORY.md, "Validation's executor"). Forge's: 289 (level lowered from 330) since its
 # property makes the handle it hands out from the kept one's state in place
 # (one retain and release fewer). SwiftPod's and DependencyFetcher's
 # lowered (from 226) when their providers and services cached their slot
