@@ -126,7 +126,7 @@ extension SlotStore {
       }
       return retired.reclaim()
     }
-    overrideCount.add(Self.observerWeight)
+    changeOverrideCount(by: Self.observerWeight)
     RetiredBox.destroy(boxes)
     return await Self.shutDown(taken)
   }

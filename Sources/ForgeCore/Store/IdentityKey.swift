@@ -19,11 +19,17 @@ import CForgeAtomics
 }
 
 /// Numbers for ``KeyObject``s, never handed out twice in a process.
-package enum KeySerial {
+@usableFromInline package enum KeySerial {
   private static let counter = AtomicCounter()
 
   /// The next number, from 1.
   package static func next() -> UInt { UInt(bitPattern: counter.add(1)) }
+
+  /// A number no store ever has, nor a key's empty cache (0): what a
+  /// store's ``SlotStore/fastSerial`` reads while its hits must take the
+  /// general path, so that no cached slot matches it.
+  @inlinable
+  package static var none: UInt { .max }
 }
 
 /// Whether a ``KeyObject`` is still alive: one word, which the object's
@@ -278,10 +284,13 @@ extension SlotStore where Key == IdentityKey {
   ) -> T {
     // The gate word alone, as the engine's other lock-free checks read it:
     // whether a raised gate concerns this task is asked by the miss.
-    guard Gates.activeOverrideScopes.value == 0, let found = life.cachedSlot(inStore: self.serial) else {
-      return missed(.unread)
+    // The fast serial matches no cached slot while anything holds the
+    // store on its general path (see ``fastSerial``).
+    let storeSerial = fastSerial
+    guard Gates.activeOverrideScopes.value == 0, let found = life.cachedSlot(inStore: storeSerial) else {
+      return missed(storeSerial == KeySerial.none ? .general : .unread)
     }
-    guard let thread = ResolutionContext.currentFastIfMade, overrideCount.value == 0, !thread.pointee.isCapturing
+    guard let thread = ResolutionContext.currentFastIfMade, !thread.pointee.isCapturing
     else { return missed(.general) }
     guard thread.pointee.recordsNothing else { return missed(.cached) }
     guard let box = thread.pointee.beginRead(found.cell) else {

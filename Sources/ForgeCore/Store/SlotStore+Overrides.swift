@@ -1,3 +1,5 @@
+import CForgeAtomics
+
 /// Container-wide overrides: installed and removed under the lock, and
 /// published in the key's slot so that a reader learns of one without the
 /// lock or a hash of the key.
@@ -64,7 +66,7 @@ extension SlotStore {
     }
     lock.lock()
     let replaced = overrides.updateValue(entry, forKey: key)
-    if replaced == nil { overrideCount.add(1) }
+    if replaced == nil { changeOverrideCount(by: 1) }
     let boxes = publishOverrideLocked(entry, for: key)
     lock.unlock()
     release([replaced as Any], boxes: boxes)  // outside the lock: a deinit may resolve
@@ -101,7 +103,7 @@ extension SlotStore {
     let removed = overrides.removeValue(forKey: key)
     var boxes: [RetiredBox] = []
     if removed != nil {
-      overrideCount.add(-1)
+      changeOverrideCount(by: -1)
       boxes = publishOverrideLocked(nil, for: key)
     }
     lock.unlock()
@@ -121,7 +123,7 @@ extension SlotStore {
     for key in overrides.keys {
       if let slot = slots[key] { retired.retire(slot.publishOverride(nil), of: slot, kind: .override) }
     }
-    overrideCount.add(-overrides.count)
+    changeOverrideCount(by: -overrides.count)
     overrides.removeAll()
     Gates.edgeEpoch.add(1)
     let boxes = retired.reclaim()
@@ -130,9 +132,70 @@ extension SlotStore {
   }
 }
 
+extension SlotStore {
+  /// The published table while ``overrideCount`` is 0, else nil: what a
+  /// hit looks its key up in (``entryPastGates(bits:as:in:)``), so that the
+  /// one load tells it both that no override, observer, parked read or
+  /// shutdown holds the store on its general path and where the table is.
+  /// In the override count's span, on its line.
+  @inlinable @inline(__always)
+  var fastTableCell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    UnsafeMutableRawPointer(overrideCount.word + 1).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+  }
+
+  /// The store's ``serial`` while ``overrideCount`` is 0, else
+  /// ``KeySerial/none``: what an object key's hit compares its cached
+  /// slot's store with (``resolveCachedObject(serial:life:as:missed:)``).
+  @inlinable @inline(__always)
+  var fastSerial: UInt { UInt(bitPattern: forge_counter_load(overrideCount.word + 2)) }
+
+  /// Whether the fast path's words say what the override count and the
+  /// published table say now; for tests, when no change is in progress.
+  package var fastPathAgrees: Bool {
+    let open = overrideCount.value == 0
+    return forge_load_acquire(fastTableCell) == (open ? forge_load_acquire(tableCell) : nil)
+      && fastSerial == (open ? serial : KeySerial.none)
+  }
+
+  /// Whether hits may take the fast path (nothing holds the store on its
+  /// general path and a table is published); for tests.
+  package var fastPathIsOpen: Bool { forge_load_acquire(fastTableCell) != nil && fastSerial == serial }
+
+  /// Adds `delta` to ``overrideCount`` and brings the fast path's words
+  /// in step with it.
+  func changeOverrideCount(by delta: Int) {
+    overrideCount.add(delta)
+    refreshFastPath()
+  }
+
+  /// Writes the fast path's words from the override count and the
+  /// published table as they are now. Called after every change to either,
+  /// and safe from any thread without a lock: a call that finds either
+  /// changed once it has written (one of them a full barrier) writes
+  /// again, so whichever call writes last leaves the words right for the
+  /// last change. The change itself comes first: between the two, a hit
+  /// may still take the fast path, as it could have just before the change.
+  func refreshFastPath() {
+    while true {
+      let count = overrideCount.value
+      let table = forge_load_seq_cst(tableCell)
+      FastPathTestHook.afterRead.current?()
+      forge_word_store_release(overrideCount.word + 2, Int(bitPattern: count == 0 ? serial : KeySerial.none))
+      _ = forge_exchange_seq_cst(fastTableCell, count == 0 ? table : nil)
+      if overrideCount.value == count, forge_load_seq_cst(tableCell) == table { return }
+    }
+  }
+}
+
+/// For tests that make a refresh of the fast path's words late: called by
+/// every refresh between reading what the words stand for and writing them.
+package enum FastPathTestHook {
+  package static let afterRead = LockedValue<(@Sendable () -> Void)?>(nil)
+}
+
 extension SlotStore: AddedOverrideHost {
-  package func addedOverrideBegan() { overrideCount.add(1) }
-  package func addedOverrideEnded() { overrideCount.add(-1) }
+  package func addedOverrideBegan() { changeOverrideCount(by: 1) }
+  package func addedOverrideEnded() { changeOverrideCount(by: -1) }
 }
 
 extension SlotStore {
@@ -145,6 +208,6 @@ extension SlotStore {
 extension SlotStore: ParkedReadHost {
   // An observer's weight: the fronts' own check sends every read to the
   // general path, as an observer does.
-  package func generalPathBegan() { overrideCount.add(Self.observerWeight) }
-  package func generalPathEnded() { overrideCount.add(-Self.observerWeight) }
+  package func generalPathBegan() { changeOverrideCount(by: Self.observerWeight) }
+  package func generalPathEnded() { changeOverrideCount(by: -Self.observerWeight) }
 }

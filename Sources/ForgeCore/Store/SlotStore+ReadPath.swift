@@ -30,26 +30,36 @@ extension SlotStore {
     as type: T.Type,
     in thread: UnsafeMutablePointer<ThreadFastState>
   ) -> SlotTableEntry? {
-    guard overrideCount.value == 0,
-      !thread.pointee.isCapturing,
+    // The fast path's table: nil while anything holds the store on its
+    // general path (see ``fastTableCell``).
+    guard !thread.pointee.isCapturing,
       let bits,
-      let entry = typedEntry(bits: bits, as: T.self)
+      let entry = typedEntry(bits: bits, as: T.self, in: fastTableCell)
     else { return nil }
     return entry
   }
 
-  /// The published table's entry for `bits`, read without the lock.
+  /// The entry for `bits` of the table published in `cell` (the store's
+  /// ``tableCell`` unless given), read without the lock.
   @inlinable @inline(__always)
-  func tableEntry(bits: SlotKeyBits) -> SlotTableEntry? {
+  func tableEntry(
+    bits: SlotKeyBits,
+    in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>? = nil
+  ) -> SlotTableEntry? {
     SlotTable.entry(
-      in: tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
+      in: cell ?? tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
       emptiesEntries: Key.self == IdentityKey.self)
   }
 
-  /// ``tableEntry(bits:)`` when its slot holds `T`s.
+  /// ``tableEntry(bits:in:)`` when its slot holds `T`s.
   @inlinable @inline(__always)
-  func typedEntry<T>(bits: SlotKeyBits, as type: T.Type) -> SlotTableEntry? {
-    guard let entry = tableEntry(bits: bits), entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
+  func typedEntry<T>(
+    bits: SlotKeyBits,
+    as type: T.Type,
+    in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>? = nil
+  ) -> SlotTableEntry? {
+    guard let entry = tableEntry(bits: bits, in: cell),
+      entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
     else { return nil }
     return entry
   }

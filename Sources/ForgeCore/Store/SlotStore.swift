@@ -29,8 +29,10 @@ import CForgeAtomics
   // checks are switched off for them.
   @usableFromInline package let lock = ConditionLock()
   /// How many container-wide overrides are installed; while any is, reads
-  /// take the path that applies them.
-  @usableFromInline let overrideCount = AtomicCounter()
+  /// take the path that applies them. Change it only with
+  /// ``changeOverrideCount(by:)``, which keeps the fast path's words (the
+  /// rest of its span, see ``fastTableCell``) in step.
+  @usableFromInline let overrideCount: AtomicCounter
   /// How many entries ``registrations`` holds, readable without the lock:
   /// while it is 0, a key the table lacks has no registration either, and
   /// its resolution fails without the lock.
@@ -74,6 +76,12 @@ import CForgeAtomics
 
   package init() {
     tableCell = table.cell
+    // The override count, then the fast path's two words, on one line.
+    let span = CacheLines.allocate(Int.self, count: 3)
+    span.initialize(to: 0)
+    UnsafeMutableRawPointer(span + 1).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: 1).initialize(to: nil)
+    (span + 2).initialize(to: Int(bitPattern: serial))
+    overrideCount = AtomicCounter(word: span)
     // Before any thread can read from this store without the lock.
     forge_fences_setup()
   }
@@ -126,7 +134,9 @@ import CForgeAtomics
     slots[key] = slot
     // The bits of the key the store keeps, which stay valid as long as it.
     if let index = slots.index(forKey: key), let bits = slots.keys[index].identityBits {
+      let published = tableCell.pointee
       table.insert(slot, bits: bits)
+      if tableCell.pointee != published { refreshFastPath() }
     }
     return slot
   }
@@ -148,7 +158,7 @@ import CForgeAtomics
   func dropGoneKeysLocked(into released: inout [Any], boxes: inout [RetiredBox]) {
     for key in overrides.keys where key.isGone {
       released.append(overrides.removeValue(forKey: key) as Any)
-      overrideCount.add(-1)
+      changeOverrideCount(by: -1)
       if let slot = slots[key] { retired.retire(slot.publishOverride(nil), of: slot, kind: .override) }
     }
     let gone = slots.filter { key, slot in key.isGone && Self.mayDropLocked(slot) }

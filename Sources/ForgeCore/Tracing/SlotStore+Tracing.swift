@@ -17,7 +17,7 @@ extension SlotStore {
     let isolating = isolatingScope()
     let entry = ObserverEntry(observer: observer, isScoped: isolating != nil, scope: isolating)
     lock.withLock { observers[token.value] = entry }
-    overrideCount.add(Self.observerWeight)
+    changeOverrideCount(by: Self.observerWeight)
     return token
   }
 
@@ -38,7 +38,7 @@ extension SlotStore {
   /// already or belongs to another store.
   package func removeObserver(_ token: ObserverToken) {
     let removed = lock.withLock { observers.removeValue(forKey: token.value) }
-    if removed != nil { overrideCount.add(-Self.observerWeight) }
+    if removed != nil { changeOverrideCount(by: -Self.observerWeight) }
   }
 
   /// Resolves `slot` with `serve`, telling the observers what happened.

@@ -1,0 +1,99 @@
+import ForgeCore
+import ForgeTestSupport
+import Testing
+
+// A hit reads one word that is the published table while nothing holds the
+// store on its general path, and nil otherwise (and, for object keys, the
+// store's serial or a number no store has). These tests hold that word to
+// the override count and the table it stands for.
+@Suite("The fast path's words", .timeLimit(.minutes(1)))
+struct FastPathTests {
+  @Test("they follow overrides, observers and new tables, and a hit serves what they say")
+  func followChanges() throws {
+    let store = SlotStore<String>()
+    #expect(store.fastPathAgrees)
+    #expect(!store.fastPathIsOpen, "no table is published yet")
+    let thing = try store.resolve("thing", lifetime: .singleton, name: "thing") { Thing("real") }
+    #expect(store.fastPathAgrees && store.fastPathIsOpen)
+
+    store.setOverride("thing", name: "thing") { Thing("mock") }
+    #expect(store.fastPathAgrees && !store.fastPathIsOpen)
+    #expect(try store.resolve("thing", lifetime: .singleton, name: "thing") { Thing("real") }.label == "mock")
+    // New slots while the override is installed: tables are published and
+    // copied, and the fast path stays shut.
+    for index in 0..<40 {
+      _ = try store.resolve("other \(index)", lifetime: .singleton, name: "other") { Thing("other") }
+    }
+    #expect(store.fastPathAgrees && !store.fastPathIsOpen)
+
+    store.removeOverride("thing")
+    #expect(store.fastPathAgrees && store.fastPathIsOpen)
+    #expect(try store.resolve("thing", lifetime: .singleton, name: "thing") { Thing("again") } === thing)
+
+    let token = store.addObserver(SilentObserver())
+    #expect(store.fastPathAgrees && !store.fastPathIsOpen)
+    store.removeObserver(token)
+    #expect(store.fastPathAgrees && store.fastPathIsOpen)
+  }
+
+  @Test("threads that override, observe and add slots at once leave them right, and every override is served")
+  func concurrentChanges() throws {
+    let store = SlotStore<String>()
+    _ = try store.resolve("shared", lifetime: .singleton, name: "shared") { Thing("real") }
+    let wrongReads = Counter()
+    onThreads(4) { thread in
+      for round in 0..<2_000 {
+        let key = "key \(thread)"
+        let mock = Thing("mock \(thread) \(round)")
+        store.setOverride(key, name: key) { mock }
+        // Once the override is installed, every read of its key serves it.
+        if (try? store.resolve(key, lifetime: .singleton, name: key) { Thing("real") }) !== mock {
+          wrongReads.increment()
+        }
+        // Slots made meanwhile publish new tables.
+        _ = try? store.resolve("\(key) \(round)", lifetime: .singleton, name: key) { Thing("new") }
+        let token = store.addObserver(SilentObserver())
+        store.removeOverride(key)
+        store.removeObserver(token)
+      }
+    }
+    #expect(wrongReads.count == 0)
+    #expect(store.fastPathAgrees && store.fastPathIsOpen)
+    #expect(try store.resolve("shared", lifetime: .singleton, name: "shared") { Thing("again") }.label == "real")
+  }
+
+  @Test("a refresh that read the count before an override came writes again, and shuts the fast path")
+  func lateRefresh() async {
+    // In a process of its own: the hook is process-wide.
+    await #expect(processExitsWith: .success) {
+      let store = SlotStore<String>()
+      _ = try store.resolve("thing", lifetime: .singleton, name: "thing") { Thing("real") }
+      let token = store.addObserver(SilentObserver())
+      let paused = Signal()
+      let resume = Signal()
+      let armed = LockedValue(true)
+      FastPathTestHook.afterRead.current = {
+        let first = armed.withValue { armed in
+          defer { armed = false }
+          return armed
+        }
+        guard first else { return }
+        paused.raise()
+        resume.wait()
+      }
+      // Its refresh reads a count of 0 and the table, then waits.
+      let late = RealThread { store.removeObserver(token) }
+      precondition(paused.wait(), "the refresh never ran")
+      store.setOverride("thing", name: "thing") { Thing("mock") }
+      resume.raise()
+      late.join()
+      precondition(store.fastPathAgrees && !store.fastPathIsOpen, "a late refresh opened the fast path")
+      let read = try store.resolve("thing", lifetime: .singleton, name: "thing") { Thing("real") }
+      precondition(read.label == "mock", "the override was not served")
+    }
+  }
+}
+
+private struct SilentObserver: ResolutionObserver {
+  func resolution(_ event: ResolutionEvent) {}
+}
