@@ -62,6 +62,17 @@ struct FastPathTests {
     #expect(try store.resolve("shared", lifetime: .singleton, name: "shared") { Thing("again") }.label == "real")
   }
 
+  @Test("the serial a shut store's hits compare with matches no key's cache, in any state of it")
+  func shutSerialMatchesNothing() {
+    // A key's cache holds 0 when empty and `beingCached` while a slot's
+    // words are written: were `none` either, a hit of an overridden store
+    // would take an empty or half-written cache for its own.
+    #expect(KeySerial.none != 0)
+    #expect(KeySerial.none != UInt(bitPattern: KeyLife.beingCached))
+    let key = TestKeyObject()
+    #expect(key.keyLife.cachedSlot(inStore: KeySerial.none) == nil)
+  }
+
   @Test("a refresh that read the count before an override came writes again, and shuts the fast path")
   func lateRefresh() async {
     // In a process of its own: the hook is process-wide.

@@ -25,11 +25,12 @@ import CForgeAtomics
   /// The next number, from 1.
   package static func next() -> UInt { UInt(bitPattern: counter.add(1)) }
 
-  /// A number no store ever has, nor a key's empty cache (0): what a
-  /// store's ``SlotStore/fastSerial`` reads while its hits must take the
-  /// general path, so that no cached slot matches it.
+  /// A number no store ever has, nor a ``KeyLife``'s cache in any state
+  /// (0 when empty, -1, that is `UInt.max`, while a slot is being cached):
+  /// what a store's ``SlotStore/fastSerial`` reads while its hits must take
+  /// the general path, so that no cached slot matches it.
   @inlinable
-  package static var none: UInt { .max }
+  package static var none: UInt { .max - 1 }
 }
 
 /// Whether a ``KeyObject`` is still alive: one word, which the object's
@@ -51,6 +52,9 @@ import CForgeAtomics
   @usableFromInline let buffer: ManagedBuffer<Void, Int>
 
   private init(buffer: ManagedBuffer<Void, Int>) { self.buffer = buffer }
+
+  /// What word [1] holds while a slot's two words are being written.
+  package static let beingCached = -1
 
   /// A life that has not ended.
   package static func make() -> KeyLife {
@@ -92,7 +96,9 @@ import CForgeAtomics
   /// it lives (``uncache(inStore:)``).
   package func cache(_ found: CachedSlot, inStore storeSerial: UInt) {
     buffer.withUnsafeMutablePointerToElements { words in
-      guard forge_word_compare_exchange(words + 1, 0, -1) else { return }
+      // No store's serial, nor ``KeySerial/none``, while the two words
+      // are written.
+      guard forge_word_compare_exchange(words + 1, 0, Self.beingCached) else { return }
       words[2] = found.slotBits
       words[3] = found.cellBits
       // Published last: a reader that sees this serial sees the two words.
