@@ -83,7 +83,7 @@ struct FastPathTests {
       let paused = Signal()
       let resume = Signal()
       let armed = LockedValue(true)
-      FastPathTestHook.afterRead.current = {
+      FastPathTestHook.set {
         let first = armed.withValue { armed in
           defer { armed = false }
           return armed

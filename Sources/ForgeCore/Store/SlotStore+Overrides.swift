@@ -179,7 +179,7 @@ extension SlotStore {
     while true {
       let count = overrideCount.value
       let table = forge_load_seq_cst(tableCell)
-      FastPathTestHook.afterRead.current?()
+      FastPathTestHook.run()
       forge_word_store_release(overrideCount.word + 2, Int(bitPattern: count == 0 ? serial : KeySerial.none))
       _ = forge_exchange_seq_cst(fastTableCell, count == 0 ? table : nil)
       if overrideCount.value == count, forge_load_seq_cst(tableCell) == table { return }
@@ -187,10 +187,24 @@ extension SlotStore {
   }
 }
 
-/// For tests that make a refresh of the fast path's words late: called by
-/// every refresh between reading what the words stand for and writing them.
+/// For tests that make a refresh of the fast path's words late: what
+/// ``set(_:)`` installs runs in every refresh between reading what the
+/// words stand for and writing them.
 package enum FastPathTestHook {
-  package static let afterRead = LockedValue<(@Sendable () -> Void)?>(nil)
+  private static let body = LockedValue<(@Sendable () -> Void)?>(nil)
+  /// Nonzero while a body is set: a refresh reads only this word then.
+  private static let isSet = AtomicCounter()
+
+  /// Installs `body` (nil removes it), for the whole process.
+  package static func set(_ body: (@Sendable () -> Void)?) {
+    self.body.current = body
+    forge_word_store_release(isSet.word, body == nil ? 0 : 1)
+  }
+
+  static func run() {
+    guard isSet.value != 0 else { return }
+    body.current?()
+  }
 }
 
 extension SlotStore: AddedOverrideHost {
