@@ -124,6 +124,24 @@ struct LockFreeReadTests {
     }
   }
 
+  @Test("keys whose lookups skip the second word all have the same one, and still find their own slots")
+  func secondWordTags() throws {
+    #expect(!ObjectIdentifier.identityUsesSecondWord && !Int.identityUsesSecondWord)
+    #expect(!IdentityKey.identityUsesSecondWord && String.identityUsesSecondWord)
+    let types = [Int.self, String.self, Thing.self].map { ObjectIdentifier($0 as Any.Type) }
+    #expect(Set(types.map { $0.identityBits!.second }).count == 1)
+    #expect(Set([0, -1, 42, Int.max, Int.min].map { $0.identityBits!.second }).count == 1)
+    let objects = [TestKeyObject(), TestKeyObject()]
+    #expect(Set(objects.map { IdentityKey($0).identityBits!.second }).count == 1)
+
+    let store = SlotStore<ObjectIdentifier>()
+    let things = try types.map { type in try store.resolve(type, lifetime: .singleton, name: "type") { Thing() } }
+    for (type, thing) in zip(types, things) {
+      #expect(try store.resolve(type, lifetime: .singleton, name: "type") { Thing() } === thing)
+    }
+    #expect(Set(things.map(ObjectIdentifier.init)).count == types.count)
+  }
+
   @Test("clearing releases the instance at once when no reader holds it")
   func promptRelease() throws {
     let store = SlotStore<String>()

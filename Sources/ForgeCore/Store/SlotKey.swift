@@ -4,6 +4,10 @@
   /// The words that identify this key for as long as the store keeps it, or
   /// nil when the key cannot be identified that way.
   var identityBits: SlotKeyBits? { get }
+  /// Whether ``SlotKeyBits/second`` tells keys of this type apart; when
+  /// it does not (it is the same tag for every key, as for a type's or an
+  /// object's identity), lookups do not compare it.
+  static var identityUsesSecondWord: Bool { get }
   /// Whether ``SlotKeyBits/third`` is part of the identity; when it is not,
   /// it is 0 and lookups do not compare it.
   static var identityUsesThirdWord: Bool { get }
@@ -21,6 +25,8 @@
 }
 
 extension SlotKey {
+  @inlinable
+  package static var identityUsesSecondWord: Bool { true }
   @inlinable
   package static var identityUsesThirdWord: Bool { false }
   @inlinable
@@ -71,11 +77,19 @@ extension String: SlotKey {
 extension ObjectIdentifier: SlotKey {
   @inline(__always)
   @usableFromInline package var identityBits: SlotKeyBits? { SlotKeyBits(UInt(bitPattern: self), 2) }
+
+  /// Always 2.
+  @inlinable
+  package static var identityUsesSecondWord: Bool { false }
 }
 
 extension IdentityKey: SlotKey {
   @inline(__always)
   @usableFromInline package var identityBits: SlotKeyBits? { SlotKeyBits(serial: serial) }
+
+  /// Always 1 (``SlotKeyBits/init(serial:)``).
+  @inlinable
+  package static var identityUsesSecondWord: Bool { false }
 
   @inlinable
   package static var keysCanGo: Bool { true }
@@ -88,4 +102,8 @@ extension IdentityKey: SlotKey {
 extension Int: SlotKey {
   @inline(__always)
   @usableFromInline package var identityBits: SlotKeyBits? { SlotKeyBits(UInt(bitPattern: self), 3) }
+
+  /// Always 3.
+  @inlinable
+  package static var identityUsesSecondWord: Bool { false }
 }

@@ -47,7 +47,8 @@ extension SlotStore {
     in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>? = nil
   ) -> SlotTableEntry? {
     SlotTable.entry(
-      in: cell ?? tableCell, for: bits, comparingThird: Key.identityUsesThirdWord,
+      in: cell ?? tableCell, for: bits, comparingSecond: Key.identityUsesSecondWord,
+      comparingThird: Key.identityUsesThirdWord,
       emptiesEntries: Key.self == IdentityKey.self)
   }
 

@@ -74,14 +74,16 @@ import CForgeAtomics
   }
 
   /// The entry for `bits`, if the table published in `cell` has one;
-  /// `comparingThird` says whether the store's keys use the third word (and
-  /// its entries hold it), and `emptiesEntries` whether the table empties
+  /// `comparingSecond` says whether the store's keys differ in their second
+  /// word, `comparingThird` whether they use the third word (and its
+  /// entries hold it), and `emptiesEntries` whether the table empties
   /// entries and writes them again (its store's keys can go), as the table
   /// was made.
   @inlinable @inline(__always)
   package static func entry(
     in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
     for bits: SlotKeyBits,
+    comparingSecond: Bool = true,
     comparingThird: Bool,
     emptiesEntries: Bool
   ) -> SlotTableEntry? {
@@ -95,7 +97,7 @@ import CForgeAtomics
       // key word is written last (see write(slot:bits:valueType:cell:at:)):
       // read with acquire, so that a match sees the rest of the entry.
       let first = emptiesEntries ? forge_load_acquire_word(entry + 1) : entry[1]
-      if first == bits.first, entry[2] == bits.second, !comparingThird || entry[5] == bits.third {
+      if first == bits.first, !comparingSecond || entry[2] == bits.second, !comparingThird || entry[5] == bits.third {
         return SlotTableEntry(words: entry)
       }
       index = (index &+ 1) & words[1]  // the mask, read only on a collision
