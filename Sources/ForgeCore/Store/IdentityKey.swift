@@ -425,9 +425,14 @@ extension SlotStore where Key == IdentityKey {
     as type: T.Type,
     in thread: UnsafeMutablePointer<ThreadFastState>
   ) -> CachedSlot? {
-    guard overrideCount.value == 0, !thread.pointee.isCapturing else { return nil }
-    if let cached = life.cachedSlot(inStore: self.serial) { return cached }
-    guard let entry = typedEntry(bits: SlotKeyBits(serial: serial), as: T.self) else { return nil }
+    // The fast path's words, as the hit reads them: neither matches
+    // anything while an override or observer holds the store on its
+    // general path (see ``fastSerial``).
+    guard !thread.pointee.isCapturing else { return nil }
+    if let cached = life.cachedSlot(inStore: fastSerial) { return cached }
+    guard let entry = typedEntry(bits: SlotKeyBits(serial: serial), as: T.self, in: fastTableCell) else {
+      return nil
+    }
     let found = CachedSlot(entry)
     if !life.cachesASlot { cacheSlot(found, in: life) }
     return found
