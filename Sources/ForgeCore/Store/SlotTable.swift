@@ -83,7 +83,7 @@ import CForgeAtomics
   package static func entry(
     in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
     for bits: SlotKeyBits,
-    comparingSecond: Bool = true,
+    comparingSecond: Bool,
     comparingThird: Bool,
     emptiesEntries: Bool
   ) -> SlotTableEntry? {
