@@ -55,7 +55,7 @@ extension Container {
     as type: Handle.Type
   ) -> PublishedRead? {
     guard scope != .transient, !hasPreview || !PreviewMode.mightBeActive else { return nil }
-    return store.beginPublishedRead(bits: declaration.identityBits, as: Handle.self)
+    return store.beginPublishedRead(bits: declaration.identityBits, as: Handle.self, comparingType: true)
   }
 
   /// The async `provide` past the published read, out of line.

@@ -197,12 +197,16 @@ extension SlotStore {
   /// resolves) or nothing is published yet; the caller then resolves the
   /// handle and awaits it.
   ///
+  /// `bits` are a key under which only `AsyncDependency<V>` handles live
+  /// (ForgeInject's async key of `V`): the read does not compare the
+  /// slot's type (``typedEntry(bits:as:comparingType:in:)``).
+  ///
   /// ```swift
   /// if let value = store.publishedAsyncValue(bits: key.identityBits, as: Database.self) { return value }
   /// ```
   @inlinable @inline(__always)
   package func publishedAsyncValue<V: Sendable>(bits: SlotKeyBits?, as type: V.Type) -> V? {
-    beginPublishedRead(bits: bits, as: AsyncDependency<V>.self)?.takeAsyncPublished(V.self)
+    beginPublishedRead(bits: bits, as: AsyncDependency<V>.self, comparingType: false)?.takeAsyncPublished(V.self)
   }
 }
 
@@ -211,7 +215,7 @@ extension PublishedRead {
   /// place (the handle is not copied out); ends the read.
   ///
   /// ```swift
-  /// beginPublishedRead(bits: bits, as: AsyncDependency<V>.self)?.takeAsyncPublished(V.self)
+  /// beginPublishedRead(bits: bits, as: AsyncDependency<V>.self, comparingType: false)?.takeAsyncPublished(V.self)
   /// ```
   @inlinable @inline(__always)
   package func takeAsyncPublished<V: Sendable>(_ type: V.Type) -> V? {

@@ -126,7 +126,7 @@ extension PublishedRead {
   /// way. Ends the read.
   ///
   /// ```swift
-  /// if let read = store.beginPublishedRead(bits: bits, as: MainActorDependency<SettingsModel>.self) {
+  /// if let read = store.beginPublishedRead(bits: bits, as: MainActorDependency<SettingsModel>.self, comparingType: true) {
   ///   return read.takeMainActorHandle(supplying: factory)
   /// }
   /// ```
@@ -143,7 +143,7 @@ extension PublishedRead {
   /// knows it runs on the main actor.
   ///
   /// ```swift
-  /// beginPublishedRead(bits: bits, as: MainActorDependency<V>.self)?.takeMainActorPublished(V.self)
+  /// beginPublishedRead(bits: bits, as: MainActorDependency<V>.self, comparingType: false)?.takeMainActorPublished(V.self)
   /// ```
   @inlinable @inline(__always)
   package func takeMainActorPublished<V>(_ type: V.Type) -> V? {
@@ -384,12 +384,18 @@ extension SlotStore {
   /// handle. The main actor is asked only once the table has the handle, so
   /// a key without one costs no check.
   ///
+  /// `bits` are a key under which only `MainActorDependency<V>` handles
+  /// live (ForgeInject's main-actor key of `V`): the read does not compare
+  /// the slot's type (``typedEntry(bits:as:comparingType:in:)``).
+  ///
   /// ```swift
   /// if let value = store.publishedMainActorValue(bits: key.identityBits, as: SettingsModel.self) { return value }
   /// ```
   @inlinable @inline(__always)
   package func publishedMainActorValue<V>(bits: SlotKeyBits?, as type: V.Type) -> V? {
-    guard let read = beginPublishedRead(bits: bits, as: MainActorDependency<V>.self) else { return nil }
+    guard let read = beginPublishedRead(bits: bits, as: MainActorDependency<V>.self, comparingType: false) else {
+      return nil
+    }
     guard MainActorIsolation.isCurrent else {
       read.end()
       return nil

@@ -399,7 +399,7 @@ extension SlotStore where Key == IdentityKey {
     beginPublishedObjectRead(serial: serial, life: life, as: AsyncDependency<V>.self)?.takeAsyncPublished(V.self)
   }
 
-  /// ``SlotStore/beginPublishedRead(bits:as:)`` for the object whose serial
+  /// ``SlotStore/beginPublishedRead(bits:as:comparingType:)`` for the object whose serial
   /// is `serial` and whose life is `life`, through its cached slot
   /// (``publishedObjectValue(serial:life:as:known:)``): for reads of a kept
   /// handle in place.
@@ -430,9 +430,8 @@ extension SlotStore where Key == IdentityKey {
     // general path (see ``fastSerial``).
     guard !thread.pointee.isCapturing else { return nil }
     if let cached = life.cachedSlot(inStore: fastSerial) { return cached }
-    guard let entry = typedEntry(bits: SlotKeyBits(serial: serial), as: T.self, in: fastTableCell) else {
-      return nil
-    }
+    let bits = SlotKeyBits(serial: serial)
+    guard let entry = typedEntry(bits: bits, as: T.self, comparingType: true, in: fastTableCell) else { return nil }
     let found = CachedSlot(entry)
     if !life.cachesASlot { cacheSlot(found, in: life) }
     return found
@@ -498,7 +497,7 @@ extension SlotStore where Key == IdentityKey {
     factory: () throws -> T
   ) throws -> T {
     let bits = SlotKeyBits(serial: serial)
-    if let read = beginPublishedRead(bits: bits, as: T.self) { return read.take(T.self) }
+    if let read = beginPublishedRead(bits: bits, as: T.self, comparingType: true) { return read.take(T.self) }
     return try resolveObjectResolving(bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory)
   }
 

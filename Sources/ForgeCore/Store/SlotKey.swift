@@ -74,6 +74,29 @@ extension String: SlotKey {
   }
 }
 
+extension ObjectIdentifier {
+  /// A key for `type` that is not `ObjectIdentifier(type)`: the type's
+  /// identity with `tag` (1, 2 or 3) in its two low bits, which no type's
+  /// identity uses (type metadata is pointer-aligned). A store keyed by
+  /// types can keep several slots per type this way (ForgeInject: a type's
+  /// async and main-actor registrations beside its synchronous one).
+  ///
+  /// A key made of a generic wrapper (`ObjectIdentifier(Wrapper<T>.self)`)
+  /// would say the same, but each read would ask the runtime for the
+  /// wrapper's metadata (about 10 instructions); this is one `or`.
+  ///
+  /// ```swift
+  /// let asyncKey = ObjectIdentifier(Database.self, tag: 1)
+  /// ```
+  @inlinable @inline(__always)
+  package init(_ type: Any.Type, tag: UInt) {
+    precondition((1...3).contains(tag), "a type key's tag is 1, 2 or 3")
+    let bits = UInt(bitPattern: ObjectIdentifier(type))
+    assert(bits & 3 == 0, "type metadata is pointer-aligned")
+    self = unsafeBitCast(bits | tag, to: ObjectIdentifier.self)
+  }
+}
+
 extension ObjectIdentifier: SlotKey {
   @inline(__always)
   @usableFromInline package var identityBits: SlotKeyBits? { SlotKeyBits(UInt(bitPattern: self), 2) }

@@ -134,7 +134,7 @@ extension SlotStore {
 
 extension SlotStore {
   /// The published table while ``overrideCount`` is 0, else nil: what a
-  /// hit looks its key up in (``entryPastGates(bits:as:in:)``), so that the
+  /// hit looks its key up in (``entryPastGates(bits:as:comparingType:in:)``), so that the
   /// one load tells it both that no override, observer, parked read or
   /// shutdown holds the store on its general path and where the table is.
   /// In the override count's span, on its line.

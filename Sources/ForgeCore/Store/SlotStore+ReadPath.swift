@@ -11,30 +11,33 @@ import CForgeAtomics
 /// ``resolveGeneral(bits:key:lifetime:name:factory:known:thread:)``.
 extension SlotStore {
   /// The table entry for `bits`, when no override can apply to it and it
-  /// holds a `T`: the start of every lock-free read.
+  /// holds a `T`: the start of every lock-free read. See
+  /// ``typedEntry(bits:as:comparingType:in:)`` for `comparingType`.
   @inlinable @inline(__always)
   func knownEntry<T>(
     bits: SlotKeyBits?,
     as type: T.Type,
+    comparingType: Bool,
     in thread: UnsafeMutablePointer<ThreadFastState>
   ) -> SlotTableEntry? {
     guard Gates.isClearForThisTask else { return nil }
-    return entryPastGates(bits: bits, as: T.self, in: thread)
+    return entryPastGates(bits: bits, as: T.self, comparingType: comparingType, in: thread)
   }
 
-  /// ``knownEntry(bits:as:in:)`` once the gates are known to be down for
-  /// this task.
+  /// ``knownEntry(bits:as:comparingType:in:)`` once the gates are known to
+  /// be down for this task.
   @inlinable @inline(__always)
   func entryPastGates<T>(
     bits: SlotKeyBits?,
     as type: T.Type,
+    comparingType: Bool,
     in thread: UnsafeMutablePointer<ThreadFastState>
   ) -> SlotTableEntry? {
     // The fast path's table: nil while anything holds the store on its
     // general path (see ``fastTableCell``).
     guard !thread.pointee.isCapturing,
       let bits,
-      let entry = typedEntry(bits: bits, as: T.self, in: fastTableCell)
+      let entry = typedEntry(bits: bits, as: T.self, comparingType: comparingType, in: fastTableCell)
     else { return nil }
     return entry
   }
@@ -53,15 +56,27 @@ extension SlotStore {
   }
 
   /// ``tableEntry(bits:in:)`` when its slot holds `T`s.
+  ///
+  /// `comparingType` false is for keys under which every slot holds `T`s
+  /// by construction (ForgeInject's async and main-actor keys of a type,
+  /// ``ObjectIdentifier/init(_:tag:)``, hold only that type's handles): the
+  /// entry's type is then not compared in release builds, which saves the
+  /// read asking the runtime for a generic handle type's metadata. Debug
+  /// builds compare it still, and stop if it differs.
   @inlinable @inline(__always)
   func typedEntry<T>(
     bits: SlotKeyBits,
     as type: T.Type,
+    comparingType: Bool,
     in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>? = nil
   ) -> SlotTableEntry? {
-    guard let entry = tableEntry(bits: bits, in: cell),
-      entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
-    else { return nil }
+    guard let entry = tableEntry(bits: bits, in: cell) else { return nil }
+    let holdsT = { entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self)) }
+    if comparingType {
+      guard holdsT() else { return nil }
+    } else {
+      assert(holdsT(), "a key whose slots hold only \(T.self) holds another type's slot")
+    }
     return entry
   }
 
@@ -69,18 +84,20 @@ extension SlotStore {
   /// apply and no build in progress records what it resolves (so nothing
   /// needs noting): the cheapest hit, for a dialect's entry point
   /// to try before it builds any closure or key. ``PublishedRead/take(_:)``
-  /// copies the instance out and ends the read.
+  /// copies the instance out and ends the read. `comparingType` false only
+  /// for a key whose slots all hold `T`s
+  /// (``typedEntry(bits:as:comparingType:in:)``).
   ///
   /// ```swift
-  /// if let read = store.beginPublishedRead(bits: bits, as: T.self) {
+  /// if let read = store.beginPublishedRead(bits: bits, as: T.self, comparingType: true) {
   ///   return read.take(T.self)
   /// }
   /// ```
   @inlinable @inline(__always)
-  package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type) -> PublishedRead? {
+  package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type, comparingType: Bool) -> PublishedRead? {
     let thread = ResolutionContext.currentFast
     guard thread.pointee.recordsNothing,
-      let entry = knownEntry(bits: bits, as: T.self, in: thread),
+      let entry = knownEntry(bits: bits, as: T.self, comparingType: comparingType, in: thread),
       let box = thread.pointee.beginRead(entry.cell)
     else { return nil }
     return PublishedRead(box: box, thread: thread)
@@ -109,7 +126,7 @@ extension SlotStore {
     // The gates first: a raised gate asks the task, out of line, and
     // nothing the read loads is held across that call.
     guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade,
-      let entry = entryPastGates(bits: bits, as: T.self, in: thread)
+      let entry = entryPastGates(bits: bits, as: T.self, comparingType: true, in: thread)
     else { return nil }
     if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(entry.cell) {
       return PublishedRead(box: box, thread: thread).take(T.self)
@@ -141,7 +158,7 @@ extension SlotStore {
     otherwise missed: () throws -> T
   ) throws -> T {
     guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade, thread.pointee.recordsNothing,
-      let entry = entryPastGates(bits: bits, as: T.self, in: thread)
+      let entry = entryPastGates(bits: bits, as: T.self, comparingType: true, in: thread)
     else { return try missed() }
     return try buildTransientAtOnce(
       entry.slot, lifetime: .transient, factory: factory, thread: thread, recordsNothing: true, otherwise: missed)
@@ -150,7 +167,7 @@ extension SlotStore {
   /// What the lock-free path would serve for `bits` on this thread, or nil
   /// when it would take the locked path. For tests and introspection.
   package func published<T>(bits: SlotKeyBits, as type: T.Type) -> T? {
-    beginPublishedRead(bits: bits, as: T.self)?.take(T.self)
+    beginPublishedRead(bits: bits, as: T.self, comparingType: true)?.take(T.self)
   }
 
   /// Resolves `key`, building with `factory` when no override applies and no
@@ -191,7 +208,8 @@ extension SlotStore {
       try resolveGeneral(
         bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, known: known, thread: thread)
     }
-    guard !thread.pointee.isCapturing, let bits, let entry = typedEntry(bits: bits, as: T.self) else {
+    guard !thread.pointee.isCapturing, let bits, let entry = typedEntry(bits: bits, as: T.self, comparingType: true)
+    else {
       return try general(known: nil)
     }
     let slot = entry.slot
@@ -290,7 +308,7 @@ extension SlotStore {
     let overrides = overrideCount.value
     guard Gates.activeOverrideScopes.value == 0, overrides != 0, overrides < Self.observerWeight,
       let thread = ResolutionContext.currentFastIfMade, thread.pointee.recordsNothing, !thread.pointee.isCapturing,
-      let bits, let entry = typedEntry(bits: bits, as: T.self)
+      let bits, let entry = typedEntry(bits: bits, as: T.self, comparingType: true)
     else { return nil }
     let slot = entry.slot
     if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {

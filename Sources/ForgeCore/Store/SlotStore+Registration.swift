@@ -201,7 +201,8 @@ extension SlotStore {
     thread: UnsafeMutablePointer<ThreadFastState>,
     otherwise missed: () throws -> T
   ) throws -> T {
-    guard thread.pointee.recordsNothing, let entry = entryPastGates(bits: key.identityBits, as: T.self, in: thread)
+    guard thread.pointee.recordsNothing,
+      let entry = entryPastGates(bits: key.identityBits, as: T.self, comparingType: true, in: thread)
     else { return try missed() }
     return try servedInScope(entry.slot, cell: entry.cell, isKept: true, as: T.self, thread: thread, otherwise: missed)
   }

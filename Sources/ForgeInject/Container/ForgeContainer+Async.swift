@@ -68,10 +68,12 @@ extension ForgeContainerProtocol {
 }
 
 extension ForgeContainer {
-  /// The key of `T`'s async registration, apart from its synchronous one.
-  @inlinable
+  /// The key of `T`'s async registration, apart from its synchronous one
+  /// (`ObjectIdentifier(T.self)`) and its main-actor one
+  /// (``mainActorKey(_:)``).
+  @inlinable @inline(__always)
   static func asyncKey<T>(_ type: T.Type) -> ObjectIdentifier {
-    ObjectIdentifier(AsyncRegistration<T>.self)
+    ObjectIdentifier(T.self, tag: 1)
   }
 
   func registerAsync<T: Sendable>(
@@ -215,6 +217,3 @@ struct AsyncBuilder<T: Sendable> {
   let run: @Sendable (ForgeContainerProtocol) async throws -> T
   let lifetime: Lifetime
 }
-
-/// Names the key of a type's async registration.
-@usableFromInline enum AsyncRegistration<T> {}

@@ -45,10 +45,11 @@ extension ForgeContainerProtocol {
 }
 
 extension ForgeContainer {
-  /// The key of `T`'s main-actor registration, apart from its other ones.
-  @inlinable
+  /// The key of `T`'s main-actor registration, apart from its other ones
+  /// (see ``asyncKey(_:)``).
+  @inlinable @inline(__always)
   static func mainActorKey<T>(_ type: T.Type) -> ObjectIdentifier {
-    ObjectIdentifier(MainActorRegistration<T>.self)
+    ObjectIdentifier(T.self, tag: 2)
   }
 
   func registerOnMainActor<T: Sendable>(
@@ -187,6 +188,3 @@ struct MainActorBuilder<T> {
   let run: @MainActor @Sendable (ForgeContainerProtocol) throws -> T
   let lifetime: Lifetime
 }
-
-/// Names the key of a type's main-actor registration.
-@usableFromInline enum MainActorRegistration<T> {}
