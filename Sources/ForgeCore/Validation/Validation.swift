@@ -9,12 +9,13 @@
 ///
 /// **Collecting.** A dialect whose resolutions throw (ForgeInject) runs each
 /// root on the calling thread and catches what it throws. A dialect whose
-/// resolutions cannot throw runs each root on a thread of its own: a failure
-/// ends the root's session where the dialect would stop the program
+/// resolutions cannot throw runs its roots on a thread of its own
+/// (``RootRun``), one after another: a failure ends the root's session
+/// where the dialect would stop the program
 /// (``ValidationSession/failIfValidating(_:)``), and since the partial build
 /// cannot be unwound through the user's factories, that thread stays parked
-/// until the process ends. A failing root costs one idle thread; a sound one
-/// costs nothing afterwards.
+/// until the process ends; the next root runs on a new thread. A failing
+/// root costs one idle thread; sound ones cost nothing afterwards.
 ///
 /// **Lifetimes.** After the roots, every recorded build is checked for a
 /// captive dependency (``isCaptive(holder:held:)``).
@@ -44,15 +45,16 @@ package enum Validation {
     diagnose: (any Error) -> ForgeDiagnostic? = { _ in nil }
   ) -> ValidationReport {
     var findings = Findings()
-    let scope = OverrideScope.current
-    for root in roots {
-      let session = ValidationSession()
-      if throwing {
+    if throwing {
+      for root in roots {
+        let session = ValidationSession()
         resolve(root, in: session)
-      } else {
-        runOnThread(root, session: session, scope: scope)
+        findings.add(session, rootName: root.name, end: session.waitForEnd(), diagnose: diagnose)
       }
-      findings.add(session, rootName: root.name, end: session.waitForEnd(), diagnose: diagnose)
+    } else {
+      for (root, run) in zip(roots, runOnThreads(roots, scope: OverrideScope.current)) {
+        findings.add(run.session, rootName: root.name, end: run.end, diagnose: diagnose)
+      }
     }
     return findings.report()
   }
@@ -91,8 +93,8 @@ package enum Validation {
   /// (an async factory's, a cycle across awaits, any failure of a dialect
   /// whose resolutions throw, with `throwing`) ends its run. A dialect
   /// whose resolutions cannot throw runs a root that awaits nothing as
-  /// ``run(_:throwing:diagnose:)`` does, and the others on a thread of
-  /// their own (``ValidationExecutor``), so that a synchronous failure
+  /// ``run(_:throwing:diagnose:)`` does (on a ``RootRun``'s thread), and the others
+  /// on a thread of their own (``ValidationExecutor``), so that a synchronous failure
   /// inside an async factory parks that thread and ends the run, as on the
   /// thread of a synchronous root. (Where task executors are not available,
   /// before macOS 15 and iOS 18, and for a factory isolated to the main
@@ -105,14 +107,23 @@ package enum Validation {
   ) async -> ValidationReport {
     var findings = Findings()
     let scope = OverrideScope.current
-    for root in roots {
-      let session = ValidationSession()
-      if let synchronous = root.synchronous, !throwing {
-        // Where a synchronous failure parks a thread, it is one of ours.
-        runOnThread(synchronous, session: session, scope: scope)
-        findings.add(session, rootName: root.name, end: session.waitForEnd(), diagnose: diagnose)
+    var index = roots.startIndex
+    while index < roots.endIndex {
+      let root = roots[index]
+      if root.synchronous != nil, !throwing {
+        // Where a synchronous failure parks a thread, it is one of ours:
+        // this root and the synchronous ones right after it run as
+        // run(_:throwing:diagnose:) runs them.
+        let stretch = roots[index...].prefix { $0.synchronous != nil }
+        let runs = runOnThreads(stretch.compactMap(\.synchronous), scope: scope)
+        for (root, run) in zip(stretch, runs) {
+          findings.add(run.session, rootName: root.name, end: run.end, diagnose: diagnose)
+        }
+        index += stretch.count
         continue
       }
+      index += 1
+      let session = ValidationSession()
       Gates.activeOverrideScopes.add(Gates.taskBoundWeight)
       Gates.asyncValidations.add(1)
       if !throwing, #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
@@ -153,13 +164,30 @@ package enum Validation {
     )
   }
 
-  private static func runOnThread(_ root: Root, session: ValidationSession, scope: OverrideScope?) {
-    DetachedThread.start(purpose: "validation") {
-      if let scope {
-        OverrideScope.with(scope) { resolve(root, in: session) }
-      } else {
-        resolve(root, in: session)
-      }
+  /// Runs `roots`, each with a session of its own, in `scope`, on the
+  /// threads of a ``RootRun``: one, and one more after each root that
+  /// fails (its thread is parked). Returns each root's session and how its
+  /// run ended, in order, once all have ended.
+  private static func runOnThreads(
+    _ roots: [Root],
+    scope: OverrideScope?
+  ) -> [(session: ValidationSession, end: ValidationSession.End)] {
+    let sessions = roots.map { _ in ValidationSession() }
+    let run = RootRun(
+      zip(roots, sessions).map { root, session in
+        {
+          if let scope {
+            OverrideScope.with(scope) { resolve(root, in: session) }
+          } else {
+            resolve(root, in: session)
+          }
+        }
+      })
+    if !roots.isEmpty { run.startThread() }
+    return sessions.indices.map { index in
+      let end = sessions[index].waitForEnd()
+      if case .failed = end, index < sessions.count - 1 { run.startThread() }
+      return (sessions[index], end)
     }
   }
 

@@ -1,0 +1,46 @@
+/// A validation's synchronous roots, run one after another on threads of
+/// their own, for a dialect whose resolutions cannot throw (see
+/// ``Validation``).
+///
+/// A thread runs the roots not yet started, in order, without waiting for
+/// the driver between them. A root that fails parks its thread for good
+/// (``ValidationSession/failIfValidating(_:)``): the driver, which waits
+/// for each root's session to end in order, then starts another thread,
+/// which goes on with the next root. So a validation of many sound roots
+/// starts one thread, not one per root, and each failing root costs one
+/// idle thread, as before. (A root written to throw ends its session and
+/// returns instead; its thread then goes on too, beside the new one. Each
+/// root still runs once, in a session of its own.)
+///
+/// ```swift
+/// let run = RootRun(roots.map { root in { resolve(root) } })
+/// run.startThread()
+/// // for each root, in order: wait for its session to end, and after a
+/// // failure, run.startThread()
+/// ```
+final class RootRun: @unchecked Sendable {
+  // @unchecked: `started` is touched only with `lock` held.
+  private let lock = ConditionLock()
+  private let roots: [() -> Void]
+  /// How many roots a thread has taken.
+  private var started = 0
+
+  init(_ roots: [() -> Void]) { self.roots = roots }
+
+  /// Starts a thread that runs the roots no thread has taken yet, in
+  /// order; it ends when none is left.
+  func startThread() {
+    // The thread holds the run until it ends (or for good, parked).
+    DetachedThread.start(purpose: "validation") { [self] in
+      while let root = takeRoot() { root() }
+    }
+  }
+
+  private func takeRoot() -> (() -> Void)? {
+    lock.withLock {
+      guard started < roots.count else { return nil }
+      defer { started += 1 }
+      return roots[started]
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import ForgeCore
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A number for the calling thread, given at its first call and never
+/// given to another thread (a thread's `pthread_self()` may be reused once
+/// it has ended, which would make threads that ran one after another look
+/// like one).
+private func threadNumber() -> UInt {
+  if let number = pthread_getspecific(ThreadNumbers.key) { return UInt(bitPattern: number) }
+  let number = ThreadNumbers.next.withValue { next in
+    defer { next += 1 }
+    return next
+  }
+  pthread_setspecific(ThreadNumbers.key, UnsafeRawPointer(bitPattern: number))
+  return number
+}
+
+private enum ThreadNumbers {
+  nonisolated(unsafe) static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    precondition(pthread_key_create(&key, nil) == 0)
+    return key
+  }()
+  static let next = LockedValue<UInt>(1)
+}
+
+private struct RootFailed: Error {}
+
+@Suite("Validation's threads", .timeLimit(.minutes(1)))
+struct ValidationThreadTests {
+  /// Roots that note the thread each one ran on; `failing` fails the way a
+  /// dialect that cannot throw fails (its thread is parked for good).
+  func roots(_ count: Int, failing: Set<Int> = [], noting threads: LockedValue<[Int: UInt]>) -> [Validation.Root] {
+    (0..<count).map { index in
+      Validation.Root(name: "root \(index)") {
+        threads.withValue { $0[index] = threadNumber() }
+        if failing.contains(index) {
+          ValidationSession.failIfValidating(RootFailed())
+          Issue.record("a failing root's thread went on after its failure")
+        }
+      }
+    }
+  }
+
+  @Test("a dialect that cannot throw runs sound roots one after another on one thread of their own")
+  func soundRootsShareAThread() {
+    let threads = LockedValue<[Int: UInt]>([:])
+    let report = Validation.run(roots(20, noting: threads), throwing: false)
+    #expect(report.isValid)
+    let ran = threads.withValue { $0 }
+    #expect(ran.count == 20)
+    #expect(Set(ran.values).count == 1)
+    #expect(!ran.values.contains(threadNumber()))
+  }
+
+  @Test("after a root that fails (its thread parked), the next roots run on a new thread; every failure is reported")
+  func failureStartsANewThread() {
+    let threads = LockedValue<[Int: UInt]>([:])
+    let report = Validation.run(roots(6, failing: [1, 4], noting: threads), throwing: false)
+    #expect(report.problems.count == 2)
+    #expect(report.problems.map(\.dependency) == ["root 1", "root 4"])
+    let ran = threads.withValue { $0 }
+    #expect(ran.count == 6)
+    // Roots 0 and 1 on the first thread (parked by 1), 2 to 4 on the
+    // second (parked by 4), 5 on a third.
+    #expect(ran[0] == ran[1] && ran[2] == ran[3] && ran[3] == ran[4])
+    #expect(Set([ran[0], ran[2], ran[5]]).count == 3)
+  }
+
+  @Test("a dialect whose resolutions throw runs its roots on the calling thread")
+  func throwingRootsStayOnTheCaller() {
+    let threads = LockedValue<[Int: UInt]>([:])
+    let roots = (0..<3).map { index in
+      Validation.Root(name: "root \(index)") {
+        threads.withValue { $0[index] = threadNumber() }
+        if index == 1 { throw RootFailed() }
+      }
+    }
+    let report = Validation.run(roots, throwing: true)
+    #expect(report.problems.map(\.dependency) == ["root 1"])
+    #expect(Set(threads.withValue { $0 }.values) == [threadNumber()])
+  }
+}
