@@ -73,6 +73,41 @@ struct ValidationThreadTests {
     #expect(Set([ran[0], ran[2], ran[5]]).count == 3)
   }
 
+  /// Async roots that note the thread each one ran on, after an await;
+  /// `failing` fail synchronously inside the run (their thread is parked).
+  func asyncRoots(_ count: Int, failing: Set<Int> = [], noting threads: LockedValue<[Int: UInt]>)
+    -> [Validation.AsyncRoot]
+  {
+    (0..<count).map { index in
+      Validation.AsyncRoot(name: "async root \(index)") {
+        await Task.yield()
+        threads.withValue { $0[index] = threadNumber() }
+        if failing.contains(index) {
+          ValidationSession.failIfValidating(RootFailed())
+          Issue.record("a failing root's thread went on after its failure")
+        }
+      }
+    }
+  }
+
+  @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+  @Test("async roots share one executor thread while they succeed, and the next gets a new one after a failure")
+  func asyncRootsShareAThread() async {
+    let threads = LockedValue<[Int: UInt]>([:])
+    let sound = await Validation.runAsync(asyncRoots(8, noting: threads), throwing: false)
+    #expect(sound.isValid)
+    let ran = threads.withValue { $0 }
+    #expect(ran.count == 8 && Set(ran.values).count == 1)
+
+    let failingThreads = LockedValue<[Int: UInt]>([:])
+    let report = await Validation.runAsync(asyncRoots(5, failing: [2], noting: failingThreads), throwing: false)
+    #expect(report.problems.map(\.dependency) == ["async root 2"])
+    let failingRan = failingThreads.withValue { $0 }
+    #expect(failingRan.count == 5)
+    #expect(Set([failingRan[0], failingRan[1], failingRan[2]]).count == 1)
+    #expect(failingRan[3] == failingRan[4] && failingRan[3] != failingRan[2])
+  }
+
   @Test("a dialect whose resolutions throw runs its roots on the calling thread")
   func throwingRootsStayOnTheCaller() {
     let threads = LockedValue<[Int: UInt]>([:])

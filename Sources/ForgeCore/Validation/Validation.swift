@@ -94,7 +94,8 @@ package enum Validation {
   /// whose resolutions throw, with `throwing`) ends its run. A dialect
   /// whose resolutions cannot throw runs a root that awaits nothing as
   /// ``run(_:throwing:diagnose:)`` does (on a ``RootRun``'s thread), and the others
-  /// on a thread of their own (``ValidationExecutor``), so that a synchronous failure
+  /// on a thread of the validation's own (``ValidationExecutor``, a new one
+  /// after a root that failed), so that a synchronous failure
   /// inside an async factory parks that thread and ends the run, as on the
   /// thread of a synchronous root. (Where task executors are not available,
   /// before macOS 15 and iOS 18, and for a factory isolated to the main
@@ -107,6 +108,15 @@ package enum Validation {
   ) async -> ValidationReport {
     var findings = Findings()
     let scope = OverrideScope.current
+    // The ValidationExecutor the async roots share while they succeed; one
+    // that failed may have parked its thread, and the next root gets a new
+    // one. (Untyped: the type needs macOS 15 and iOS 18.)
+    var sharedExecutor: AnyObject?
+    defer {
+      if #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
+        (sharedExecutor as? ValidationExecutor)?.close()
+      }
+    }
     var index = roots.startIndex
     while index < roots.endIndex {
       let root = roots[index]
@@ -127,13 +137,18 @@ package enum Validation {
       Gates.activeOverrideScopes.add(Gates.taskBoundWeight)
       Gates.asyncValidations.add(1)
       if !throwing, #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
-        // On a thread of its own, which a synchronous failure may park;
-        // the run ends then, and its task stays suspended for good.
-        let executor = ValidationExecutor()
+        // On a thread of the validation's own, which a synchronous failure
+        // may park; the run ends then, and its task stays suspended for good.
+        let executor = sharedExecutor as? ValidationExecutor ?? ValidationExecutor()
         session.executor = executor
         Task(executorPreference: executor) { await run(root, in: session) }
         await session.ended()
-        executor.close()
+        if case .failed = session.waitForEnd() {
+          executor.close()
+          sharedExecutor = nil
+        } else {
+          sharedExecutor = executor
+        }
       } else {
         await run(root, in: session)
       }

@@ -1,14 +1,16 @@
 /// The executor an asynchronous validation of a dialect whose resolutions
-/// cannot throw runs its root on: one thread of its own, which a
+/// cannot throw runs its roots on: one thread of its own, which a
 /// synchronous failure inside an async factory may park (see
 /// ``ValidationSession/failIfValidating(_:)``), as ``Validation`` parks its
 /// own thread for a synchronous root. A thread of the cooperative pool can
 /// never be parked, so without this executor such a failure stops the
 /// program.
 ///
-/// The root's task prefers it, and so do the builds that the run starts
-/// (``ValidationSession/executor``): their jobs run here, one at a time,
-/// until the run ends. After ``close()``, the thread ends once it has run
+/// Each root's task prefers it, and so do the builds that the run starts
+/// (``ValidationSession/executor``): their jobs run here, one at a time.
+/// The roots of one validation share it while they succeed; after a root
+/// that failed (which may have parked the thread), the next root gets a
+/// new one. After ``close()``, the thread ends once it has run
 /// what is queued, and a task that still prefers the executor (one a
 /// factory started, which outlives the run) runs on the global executor.
 /// A parked thread runs nothing more: what was queued behind it stays
