@@ -22,7 +22,7 @@ private func threadNumber() -> UInt {
 }
 
 private enum ThreadNumbers {
-  nonisolated(unsafe) static let key: pthread_key_t = {
+  static let key: pthread_key_t = {
     var key = pthread_key_t()
     precondition(pthread_key_create(&key, nil) == 0)
     return key
