@@ -136,6 +136,7 @@ package enum Validation {
       let session = ValidationSession()
       Gates.activeOverrideScopes.add(Gates.taskBoundWeight)
       Gates.asyncValidations.add(1)
+      let end: ValidationSession.End
       if !throwing, #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
         // On a thread of the validation's own, which a synchronous failure
         // may park; the run ends then, and its task stays suspended for good.
@@ -143,7 +144,8 @@ package enum Validation {
         session.executor = executor
         Task(executorPreference: executor) { await run(root, in: session) }
         await session.ended()
-        if case .failed = session.waitForEnd() {
+        end = session.waitForEnd()
+        if case .failed = end {
           executor.close()
           sharedExecutor = nil
         } else {
@@ -151,10 +153,11 @@ package enum Validation {
         }
       } else {
         await run(root, in: session)
+        end = session.waitForEnd()
       }
       Gates.asyncValidations.add(-1)
       Gates.activeOverrideScopes.add(-Gates.taskBoundWeight)
-      findings.add(session, rootName: root.name, end: session.waitForEnd(), diagnose: diagnose)
+      findings.add(session, rootName: root.name, end: end, diagnose: diagnose)
     }
     return findings.report()
   }
