@@ -158,6 +158,24 @@ struct LockFreeReadTests {
     #expect(Set(things.map(ObjectIdentifier.init)).count == keys.count)
   }
 
+  #if DEBUG
+    @Test("a read that trusts its key's type stops in a debug build when the key holds another type")
+    func trustedTypeIsChecked() async throws {
+      // An async handle's read does not compare the slot's type in release
+      // builds: its key holds only that type's handles. A plain `Thing`
+      // under such a key breaks that, and a debug build says so.
+      let result = try #require(
+        await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+          let store = SlotStore<ObjectIdentifier>()
+          let key = ObjectIdentifier(Thing.self, tag: 1)
+          _ = try store.resolve(key, lifetime: .singleton, name: "thing") { Thing() }
+          _ = store.publishedAsyncValue(bits: key.identityBits, as: Thing.self)
+        })
+      let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+      #expect(message.contains("a key whose slots hold only AsyncDependency<Thing> holds another type's slot"))
+    }
+  #endif
+
   @Test("clearing releases the instance at once when no reader holds it")
   func promptRelease() throws {
     let store = SlotStore<String>()
