@@ -80,6 +80,7 @@ struct DependencyFetcherModelTests {
       // after another.
       input: Gen.int(in: 0...7), Gen.int(in: 0...3).array(of: 1...12)
     ) { overrideBits, fetches in
+      await betweenSequences()
       let box = FetcherBox()
       let serials = Serials()
       let services = FetcherServices(serials: serials) { box.fetcher! }

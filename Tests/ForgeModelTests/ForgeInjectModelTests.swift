@@ -274,6 +274,7 @@ struct ForgeInjectModelTests {
       codes in
       let disagreement = ForgeInjectModelRun(codes).run()
       #expect(disagreement == nil, "\(disagreement ?? "")")
+      await betweenSequences()
     }
   }
 }

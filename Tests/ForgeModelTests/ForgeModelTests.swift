@@ -268,6 +268,7 @@ struct ForgeModelTests {
     await propertyCheck(count: modelSequences, input: Gen.int(in: ForgeOperation.codes).array(of: 1...24)) { codes in
       let disagreement = ForgeModelRun(codes).run()
       #expect(disagreement == nil, "\(disagreement ?? "")")
+      await betweenSequences()
     }
   }
 

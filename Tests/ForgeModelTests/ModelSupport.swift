@@ -42,6 +42,13 @@ let modelSequences: Int = {
   return 2_000
 }()
 
+/// Lets other tests' tasks run before the next sequence. A property check
+/// runs its sequences one after another without suspending: a model test
+/// whose sequences do not await would hold its thread (the main actor, for
+/// ForgeInject's) from the tests running beside it for the whole check,
+/// half a minute under ThreadSanitizer.
+func betweenSequences() async { await Task.yield() }
+
 /// The process environment, read without Foundation.
 enum Environment {
   static func value(_ name: String) -> String? {

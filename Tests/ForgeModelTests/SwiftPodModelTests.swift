@@ -204,6 +204,7 @@ struct SwiftPodModelTests {
     await propertyCheck(count: modelSequences, input: Gen.int(in: SwiftPodOperation.codes).array(of: 1...24)) { codes in
       let disagreement = SwiftPodModelRun(codes).run()
       #expect(disagreement == nil, "\(disagreement ?? "")")
+      await betweenSequences()
     }
   }
 }
