@@ -226,6 +226,20 @@ package func exitIfStillRunning(after seconds: UInt32) -> Never {
   exit(3)
 }
 
+/// An exit test's standard error up to the backtrace the Swift runtime
+/// prints after a crash when `SWIFT_BACKTRACE` turns it on (`enable=yes`):
+/// its frames name our functions and files, so a check that some text is
+/// absent reads this part only.
+///
+/// ```swift
+/// #expect(!beforeBacktrace(stderr).contains("hang"))
+/// ```
+package func beforeBacktrace(_ stderr: String) -> String {
+  // The backtrace starts with a line such as "*** Signal 4: Backtracing …".
+  let lines = stderr.split(separator: "\n", omittingEmptySubsequences: false)
+  return lines.prefix { !$0.hasPrefix("*** ") }.joined(separator: "\n")
+}
+
 /// A value behind a pthread mutex, for tests whose threads share it:
 /// ThreadSanitizer sees this lock, not `Synchronization.Mutex`'s futex.
 package final class Guarded<Value>: @unchecked Sendable {
