@@ -220,6 +220,48 @@ struct ContainerTests {
     }
     #expect(kept == nil)
   }
+
+  @Test("a container that built, rebuilt and re-registered is released with its last reference")
+  func containerReleased() throws {
+    weak var released: ForgeContainer?
+    do {
+      let local = ForgeContainer()
+      released = local
+      local.register(with: .singleton) { _ in NetworkService(id: 1) as NetworkServiceProtocol }
+      local.register { container in
+        Widget("\((try container.resolve() as NetworkServiceProtocol).id)")
+      }
+      #expect(try local.resolve() as Widget !== local.resolve() as Widget)
+      // The first factory is retired; the second one builds.
+      local.register(with: .singleton) { _ in NetworkService(id: 2) as NetworkServiceProtocol }
+      #expect(try (local.resolve() as Widget).label == "2")
+    }
+    #expect(released == nil)
+  }
+
+  @Test("a builder's container is the container itself, and keeping it keeps the container")
+  func builderKeepsContainer() throws {
+    final class Keeper: Sendable {
+      let container: ForgeContainerProtocol
+      init(_ container: ForgeContainerProtocol) { self.container = container }
+    }
+    weak var released: ForgeContainer?
+    var keeper: Keeper?
+    do {
+      let local = ForgeContainer()
+      released = local
+      local.register { _ in Widget("kept") }
+      // Transient: a singleton keeping its container would be a cycle.
+      local.register { container in Keeper(container) }
+      keeper = try local.resolve() as Keeper
+      #expect(keeper?.container as? ForgeContainer === local)
+    }
+    // The keeper's reference alone holds the container, which still works.
+    #expect(released != nil)
+    #expect(try (keeper?.container.resolve() as Widget?)?.label == "kept")
+    keeper = nil
+    #expect(released == nil)
+  }
 }
 
 extension Widget: Equatable {

@@ -23,8 +23,14 @@ public final class ForgeContainer: ForgeContainerProtocol {
   /// Awaits the `W` of an `Optional<W>` request.
   typealias AwaitWrapped = nonisolated(nonsending) @Sendable (ForgeContainer) async throws -> Any
 
+  /// This container as the `ForgeContainerProtocol` its builders receive
+  /// (see ``bind(_:as:)``). Set once, in `init`, and never again.
+  nonisolated(unsafe) private var asProtocol: UnretainedContainer!
+
   /// Creates an empty container.
-  public init() {}
+  public init() {
+    asProtocol = UnretainedContainer(self)
+  }
 
   @inlinable
   public func register<T>(
@@ -257,9 +263,11 @@ public final class ForgeContainer: ForgeContainerProtocol {
     // container and is reachable only through it, so the factory runs only
     // inside a call on a live container. A checked `unowned` reference would
     // cost two atomic operations per build, and even an `unowned(unsafe)`
-    // one a retain and release.
-    let container = Unmanaged.passUnretained(self)
-    return { try container._withUnsafeGuaranteedRef { try builder($0) } }
+    // one a retain and release. The builder receives the existential made
+    // once (`UnretainedContainer`): one made here, per build, would cost a
+    // retain, a release and destroying it (about 50 instructions).
+    let container = Unmanaged.passUnretained(asProtocol!)
+    return { try container._withUnsafeGuaranteedRef { try builder($0.container) } }
   }
 
   public func resolveWithType<T>(_ type: T.Type) throws -> T {
@@ -315,6 +323,34 @@ extension ForgeContainer {
     if keys.contains(where: store.isRegistered) { return true }
     guard let scope = OverrideScope.current else { return false }
     return keys.contains { scope.override(for: OverrideScope.Target(store: ObjectIdentifier(store), key: $0)) != nil }
+  }
+}
+
+/// A container as the `ForgeContainerProtocol` its builders receive, made
+/// once and holding the container without retaining it: a build passes it
+/// as it is, where making the existential for each build would retain the
+/// container and release it again. The container owns it; nothing else
+/// may.
+final class UnretainedContainer: @unchecked Sendable {
+  /// The container, as a builder receives it; holds no reference of its
+  /// own (``init(_:)``).
+  let container: any ForgeContainerProtocol
+  /// The same container, for ``deinit``.
+  unowned(unsafe) let object: ForgeContainer
+
+  init(_ container: ForgeContainer) {
+    self.container = container
+    object = container
+    // Made while the container is made, and owned by it: the existential
+    // need not keep it alive.
+    Unmanaged.passUnretained(container).release()
+  }
+
+  deinit {
+    // Runs while the container's own deinitialisation destroys its
+    // properties: the reference `container` gives back as it is destroyed
+    // is taken here first.
+    _ = Unmanaged.passUnretained(object).retain()
   }
 }
 
