@@ -137,13 +137,12 @@ extension SlotStore {
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
     if let entry {
+      // The caller's published read found nothing to take. An instance
+      // published since is found below, past the registration
+      // (resolveKnownSlot): a transient, the common case here, is not
+      // read for again.
       let known = entry.slot
       let cell = entry.cell
-      if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(cell) {
-        // Published since the caller's read, or the caller records.
-        defer { thread.pointee.endRead() }
-        return box.assumingMemoryBound(to: T.self).pointee
-      }
       // This thread knows the slot, so the store knows it as a reader: the
       // registration is read without the lock. The store keeps the slot. A
       // slot made for a registration is in the table with its factory (see
