@@ -233,4 +233,24 @@ let benchmarks: @Sendable () -> Void = {
   measureMainActor("ForgeInject") { try mainInject.resolve() as Leaf }
   measureMainActor("SwiftPod") { mainPod.resolve(podMainActorLeaf) }
   measureMainActor("DependencyFetcher") { mainFetcher.fetch(mainActorServiceLeaf) }
+
+  // 11. `validate()` of one root, the chain A(B(C)) (DependencyFetcher: a
+  // leaf service, as it has no chain), what a test that checks one
+  // dependency's graph pays: it builds in isolation, on a thread of its own
+  // (the dialects' resolutions cannot throw, so a failing root parks its
+  // thread). Hand-written: the same chain built by hand, for scale.
+  func measureValidation(_ system: String, _ validate: @escaping @Sendable () -> Any) {
+    Benchmark("11 validate one root / \(system)", configuration: .init(scalingFactor: .one)) { benchmark in
+      for _ in benchmark.scaledIterations { blackHole(validate()) }
+    }
+  }
+  let validatedInject = ForgeContainer()
+  validatedInject.register(with: .singleton) { _ in ChainC() }
+  validatedInject.register(with: .transient) { container in ChainB(c: try container.resolve()) }
+  validatedInject.register(with: .transient) { container in ChainA(b: try container.resolve()) }
+  measureValidation("hand-written") { hand.chain() }
+  measureValidation("Forge") { forge.validate(\.chainA) }
+  measureValidation("ForgeInject") { validatedInject.validate() }
+  measureValidation("SwiftPod") { pod.validate(podChainA) }
+  measureValidation("DependencyFetcher") { fetcher.validate(.benchLeaf) }
 }
