@@ -1,4 +1,5 @@
 import ForgeCore
+import ForgeTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -120,5 +121,114 @@ struct ValidationThreadTests {
     let report = Validation.run(roots, throwing: true)
     #expect(report.problems.map(\.dependency) == ["root 1"])
     #expect(Set(threads.withValue { $0 }.values) == [threadNumber()])
+  }
+}
+
+/// Polls `condition` every millisecond for at most `seconds`; whether it
+/// came true.
+private func eventually(within seconds: Double = 30, _ condition: () -> Bool) -> Bool {
+  for _ in 0..<Int(seconds * 1000) {
+    if condition() { return true }
+    usleep(1000)
+  }
+  return condition()
+}
+
+private final class Held: Sendable {}
+
+@Suite("Validation's threads, kept for the next validation", .timeLimit(.minutes(1)))
+struct ValidationThreadsTests {
+  @Test("work handed over one after another runs on one thread, which waits for it")
+  func oneAfterAnotherOnOneThread() {
+    let threads = ValidationThreads(idleSeconds: 30)
+    let ran = LockedValue<[UInt]>([])
+    for _ in 0..<5 {
+      let done = Signal()
+      threads.run {
+        ran.withValue { $0.append(threadNumber()) }
+        done.raise()
+      }
+      #expect(done.wait())
+      // The thread waits again before the next work comes.
+      #expect(eventually { threads.threadsWaiting == 1 })
+    }
+    #expect(threads.threadsStarted == 1)
+    let seen = ran.withValue { $0 }
+    #expect(seen.count == 5)
+    #expect(Set(seen).count == 1)
+    #expect(!seen.contains(threadNumber()))
+  }
+
+  @Test("work handed over from many threads at once runs once each")
+  func manyAtOnce() {
+    let threads = ValidationThreads(idleSeconds: 30)
+    let runs = Counter()
+    onThreads(8) { _ in
+      for _ in 0..<50 { threads.run { runs.increment() } }
+    }
+    #expect(eventually { runs.count == 400 })
+    // Every thread started ends up waiting: none is lost or stuck.
+    #expect(eventually { threads.threadsWaiting == threads.threadsStarted })
+    #expect(runs.count == 400)
+    #expect((1...400).contains(threads.threadsStarted))
+  }
+
+  @Test("a thread that waited past its limit ends, and the next work starts another")
+  func idleThreadEnds() {
+    let threads = ValidationThreads(idleSeconds: 0.05)
+    let first = Signal()
+    threads.run { first.raise() }
+    #expect(first.wait())
+    #expect(eventually { threads.threadsWaiting == 0 && threads.threadsStarted == 1 })
+    let second = Signal()
+    threads.run { second.raise() }
+    #expect(second.wait())
+    #expect(threads.threadsStarted == 2)
+  }
+
+  @Test("work that does not return (a parked root) keeps its thread; the next work gets another")
+  func parkedWorkKeepsItsThread() {
+    let threads = ValidationThreads(idleSeconds: 30)
+    let parked = Signal()
+    let release = Signal()
+    threads.run {
+      parked.raise()
+      _ = release.wait()
+    }
+    #expect(parked.wait())
+    let next = Signal()
+    threads.run { next.raise() }
+    #expect(next.wait())
+    #expect(threads.threadsStarted == 2)
+    release.raise()
+  }
+
+  @Test("a waiting thread holds nothing of the work it ran")
+  func waitingThreadHoldsNothing() {
+    let threads = ValidationThreads(idleSeconds: 30)
+    weak var released: Held?
+    let done = Signal()
+    do {
+      let held = Held()
+      released = held
+      threads.run {
+        withExtendedLifetime(held) { done.raise() }
+      }
+    }
+    #expect(done.wait())
+    #expect(eventually { threads.threadsWaiting == 1 })
+    #expect(released == nil)
+  }
+
+  @Test("what a validation's roots hold is released once it returns")
+  func validationReleasesItsRoots() {
+    weak var released: Held?
+    do {
+      let held = Held()
+      released = held
+      let root = Validation.Root(name: "root") { withExtendedLifetime(held) {} }
+      #expect(Validation.run([root], throwing: false).isValid)
+    }
+    #expect(eventually { released == nil })
   }
 }

@@ -55,6 +55,25 @@
   /// Wakes every thread in ``wait()``; call with the lock held.
   package func broadcast() { pthread_cond_broadcast(condition) }
 
+  /// The moment `seconds` from now, for ``wait(until:)``.
+  package static func deadline(after seconds: Double) -> timespec {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    let nanoseconds = Int(now.tv_nsec) + Int(seconds * 1_000_000_000)
+    var deadline = timespec()
+    deadline.tv_sec = now.tv_sec + nanoseconds / 1_000_000_000
+    deadline.tv_nsec = nanoseconds % 1_000_000_000
+    return deadline
+  }
+
+  /// Waits for ``broadcast()`` until `deadline` (``deadline(after:)``); call
+  /// with the lock held. False once the deadline has passed; true when
+  /// woken, perhaps spuriously, so callers re-check their condition.
+  package func wait(until deadline: timespec) -> Bool {
+    var deadline = deadline
+    return pthread_cond_timedwait(condition, mutex, &deadline) == 0
+  }
+
   @inline(__always)
   package func withLock<R>(_ body: () throws -> R) rethrows -> R {
     lock()

@@ -1,6 +1,7 @@
 /// A validation's synchronous roots, run one after another on threads of
-/// their own, for a dialect whose resolutions cannot throw (see
-/// ``Validation``).
+/// their own (``ValidationThreads``: a thread that ran an earlier
+/// validation's roots and waits for more, or a new one), for a dialect
+/// whose resolutions cannot throw (see ``Validation``).
 ///
 /// A thread runs the roots not yet started, in order, without waiting for
 /// the driver between them. A root that fails parks its thread for good
@@ -28,10 +29,12 @@ final class RootRun: @unchecked Sendable {
   init(_ roots: [() -> Void]) { self.roots = roots }
 
   /// Starts a thread that runs the roots no thread has taken yet, in
-  /// order; it ends when none is left.
+  /// order, until none is left: one of ``ValidationThreads`` that waits
+  /// for work, or a new one.
   func startThread() {
-    // The thread holds the run until it ends (or for good, parked).
-    DetachedThread.start(purpose: "validation") { [self] in
+    // The thread holds the run until its roots are done (or for good,
+    // parked).
+    ValidationThreads.shared.run { [self] in
       while let root = takeRoot() { root() }
     }
   }
