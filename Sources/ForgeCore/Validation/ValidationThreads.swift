@@ -2,7 +2,8 @@
 /// ``RootRun``). A thread whose work returned waits a moment
 /// (``idleSeconds``) for the next validation's before it ends, so that
 /// validations one after another, as a test suite makes them, do not each
-/// start a thread (about 45 µs here). A thread that a failing root parked
+/// start a thread (15–20 µs of a validation here: Benchmarks/README.md,
+/// "Validation"). A thread that a failing root parked
 /// never comes back: it is not waiting, so the next work goes to another.
 ///
 /// A waiting thread holds nothing of the work it ran: a validation's

@@ -332,6 +332,8 @@ extension ForgeContainer {
 /// container and release it again. The container owns it; nothing else
 /// may.
 final class UnretainedContainer: @unchecked Sendable {
+  // @unchecked: both properties are constants; `object` is read only by
+  // `deinit`, and `container` is the container, which is Sendable.
   /// The container, as a builder receives it; holds no reference of its
   /// own (``init(_:)``).
   let container: any ForgeContainerProtocol
