@@ -124,18 +124,6 @@ struct ValidationThreadTests {
   }
 }
 
-/// Polls `condition` every millisecond for at most `seconds`; whether it
-/// came true.
-private func eventually(within seconds: Double = 30, _ condition: () -> Bool) -> Bool {
-  for _ in 0..<Int(seconds * 1000) {
-    if condition() { return true }
-    usleep(1000)
-  }
-  return condition()
-}
-
-private final class Held: Sendable {}
-
 @Suite("Validation's threads, kept for the next validation", .timeLimit(.minutes(1)))
 struct ValidationThreadsTests {
   @Test("work handed over one after another runs on one thread, which waits for it")
@@ -206,10 +194,10 @@ struct ValidationThreadsTests {
   @Test("a waiting thread holds nothing of the work it ran")
   func waitingThreadHoldsNothing() {
     let threads = ValidationThreads(idleSeconds: 30)
-    weak var released: Held?
+    weak var released: Thing?
     let done = Signal()
     do {
-      let held = Held()
+      let held = Thing()
       released = held
       threads.run {
         withExtendedLifetime(held) { done.raise() }
@@ -222,9 +210,9 @@ struct ValidationThreadsTests {
 
   @Test("what a validation's roots hold is released once it returns")
   func validationReleasesItsRoots() {
-    weak var released: Held?
+    weak var released: Thing?
     do {
-      let held = Held()
+      let held = Thing()
       released = held
       let root = Validation.Root(name: "root") { withExtendedLifetime(held) {} }
       #expect(Validation.run([root], throwing: false).isValid)

@@ -75,15 +75,23 @@ package final class Signal: Sendable {
   /// Waits (polling every millisecond) until raised; false after `seconds`.
   @discardableResult
   package func wait(seconds: Double = 30) -> Bool {
-    var waited = 0.0
-    while !raised.current {
-      if waited >= seconds { return false }
-      usleep(1_000)
-      waited += 0.001
-    }
-    return true
+    eventually(within: seconds) { raised.current }
   }
   package var isRaised: Bool { raised.current }
+}
+
+/// Polls `condition` every millisecond until it holds, for at most
+/// `seconds`; whether it came to hold.
+///
+/// ```swift
+/// #expect(eventually { threads.threadsWaiting == 1 })
+/// ```
+package func eventually(within seconds: Double = 30, _ condition: () -> Bool) -> Bool {
+  for _ in 0..<Int(seconds * 1000) {
+    if condition() { return true }
+    usleep(1_000)
+  }
+  return condition()
 }
 
 /// A real operating-system thread running `body`; ``join(within:)``
