@@ -14,8 +14,39 @@
 /// ```
 package enum TypeName {
   /// `type`'s fully qualified name, readable.
+  ///
+  /// Rendered once per type and then kept: `String(reflecting:)` of a type
+  /// costs thousands of instructions (a validation of three registrations
+  /// spent a third of its time there), and a type's name never changes.
   package static func of(_ type: Any.Type) -> String {
-    readable(String(reflecting: type))
+    let key = ObjectIdentifier(type)
+    if let name = names.name(of: key) { return name }
+    let name = readable(String(reflecting: type))
+    names.keep(name, for: key)
+    return name
+  }
+
+  /// The names rendered so far. Type metadata lives as long as the
+  /// process, so a type's identity is never reused for another type; the
+  /// cache grows with the types named, as the runtime's own caches do.
+  private static let names = NameCache()
+
+  private final class NameCache: @unchecked Sendable {
+    // @unchecked: `names` is read and written only while `lock` is held.
+    private let lock = ConditionLock()
+    private var names: [ObjectIdentifier: String] = [:]
+
+    func name(of type: ObjectIdentifier) -> String? {
+      lock.lock()
+      defer { lock.unlock() }
+      return names[type]
+    }
+
+    func keep(_ name: String, for type: ObjectIdentifier) {
+      lock.lock()
+      names[type] = name
+      lock.unlock()
+    }
   }
 
   /// `value` as `String(reflecting:)` renders it (an error, say), with the
