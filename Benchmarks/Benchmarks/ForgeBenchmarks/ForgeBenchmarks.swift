@@ -253,4 +253,19 @@ let benchmarks: @Sendable () -> Void = {
   measureValidation("ForgeInject") { validatedInject.validate() }
   measureValidation("SwiftPod") { pod.validate(podChainA) }
   measureValidation("DependencyFetcher") { fetcher.validate(.benchLeaf) }
+
+  // 12. `validate()` of scenario 4's graph of 50 nodes (every third a
+  // singleton), from its root: what a test that checks a whole app's graph
+  // pays. ForgeInject has no root to name: it checks every registration
+  // (the 50 nodes and scenarios 1–3's five), each from a root of its own,
+  // so a node's subgraph is built again in every root that reaches it.
+  func measureGraphValidation(_ system: String, _ validate: @escaping @Sendable () -> Any) {
+    Benchmark("12 validate graph of 50 / \(system)", configuration: .init(scalingFactor: .one)) { benchmark in
+      for _ in benchmark.scaledIterations { blackHole(validate()) }
+    }
+  }
+  measureGraphValidation("hand-written") { hand.graphRoot() }
+  measureGraphValidation("Forge") { forge.validate(\.graphRoot) }
+  measureGraphValidation("ForgeInject") { inject.validate() }
+  measureGraphValidation("SwiftPod") { pod.validate(podGraph[0]) }
 }
