@@ -370,7 +370,7 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
   fail(
-    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|hit-beside-scope|hit-in-other-scope|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|chain|setup|override|scale|new-keys SYSTEM N"
+    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|hit-beside-scope|hit-in-other-scope|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|chain|setup|validate|override|scale|new-keys SYSTEM N"
   )
 }
 let scenario = arguments[1]
