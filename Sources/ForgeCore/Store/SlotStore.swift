@@ -99,7 +99,8 @@ import CForgeAtomics
     table.deallocate()
   }
 
-  var identity: ObjectIdentifier { ObjectIdentifier(self) }
+  /// The store as its slots' targets and validation's dependencies name it.
+  package var identity: ObjectIdentifier { ObjectIdentifier(self) }
 
   // MARK: Slots
 

@@ -24,10 +24,79 @@ package enum Validation {
   package struct Root: Sendable {
     package let name: String
     package let resolve: @Sendable () throws -> Void
+    /// The dependency the root resolves, when the dialect knows its slot
+    /// (ForgeInject's registrations). A root whose dependency an earlier
+    /// root's run built with its own factory, to the end, is not run
+    /// again: that run checked it and all it resolves, and the same run
+    /// again would find nothing new. A registration's subgraph is then
+    /// built once per validation, not once per registration above it.
+    package let dependency: Dependency?
 
-    package init(name: String, resolve: @escaping @Sendable () throws -> Void) {
+    package init(
+      name: String,
+      dependency: Dependency? = nil,
+      resolve: @escaping @Sendable () throws -> Void
+    ) {
       self.name = name
+      self.dependency = dependency
       self.resolve = resolve
+    }
+  }
+
+  /// A dependency as a validation tells it from the slots its runs built:
+  /// its store and its key's identity bits (plain words, cheap to copy and
+  /// to hash, where an override target holds its key as an `AnyHashable`).
+  ///
+  /// ```swift
+  /// let dependency = Validation.Dependency(store: store.identity, key: ObjectIdentifier(T.self))
+  /// ```
+  package struct Dependency: Hashable, Sendable {
+    let store: ObjectIdentifier
+    let first: UInt
+    let second: UInt
+    let third: UInt
+
+    /// `key` in `store`; nil for a key without identity bits.
+    package init?<Key: SlotKey>(store: ObjectIdentifier, key: Key) {
+      guard let bits = key.identityBits else { return nil }
+      self.init(store: store, bits: bits)
+    }
+
+    /// The dependency `slot` stands for.
+    init?(_ slot: AnySlot) {
+      guard let bits = slot.target.keyBits else { return nil }
+      self.init(store: slot.target.store, bits: bits)
+    }
+
+    private init(store: ObjectIdentifier, bits: SlotKeyBits) {
+      self.store = store
+      first = bits.first
+      second = bits.second
+      third = bits.third
+    }
+
+    /// One word: a key's first bits tell most keys of a store apart (a
+    /// type's metadata, a provider's serial), and a validation's stores are
+    /// few. Equality still compares every word.
+    package func hash(into hasher: inout Hasher) {
+      hasher.combine(first ^ UInt(bitPattern: store))
+    }
+  }
+
+  /// The dependencies the runs so far built with their own factories, to
+  /// the end: a root resolving one of them need not run (``Root/dependency``).
+  private struct Built {
+    private var dependencies: Set<Dependency> = []
+
+    func covers(_ root: Root?) -> Bool {
+      guard let dependency = root?.dependency else { return false }
+      return dependencies.contains(dependency)
+    }
+
+    mutating func note(_ session: ValidationSession) {
+      for build in session.builds {
+        if let dependency = Dependency(build.slot) { dependencies.insert(dependency) }
+      }
     }
   }
 
@@ -46,10 +115,12 @@ package enum Validation {
   ) -> ValidationReport {
     var findings = Findings()
     if throwing {
-      for root in roots {
+      var built = Built()
+      for root in roots where !built.covers(root) {
         let session = ValidationSession()
         resolve(root, in: session)
         findings.add(session, rootName: root.name, end: session.waitForEnd(), diagnose: diagnose)
+        built.note(session)
       }
     } else {
       for (root, run) in zip(roots, runOnThreads(roots, scope: OverrideScope.current)) {
@@ -117,9 +188,14 @@ package enum Validation {
         (sharedExecutor as? ValidationExecutor)?.close()
       }
     }
+    var built = Built()
     var index = roots.startIndex
     while index < roots.endIndex {
       let root = roots[index]
+      if built.covers(root.synchronous) {
+        index += 1
+        continue
+      }
       if root.synchronous != nil, !throwing {
         // Where a synchronous failure parks a thread, it is one of ours:
         // this root and the synchronous ones right after it run as
@@ -158,6 +234,7 @@ package enum Validation {
       Gates.asyncValidations.add(-1)
       Gates.activeOverrideScopes.add(-Gates.taskBoundWeight)
       findings.add(session, rootName: root.name, end: end, diagnose: diagnose)
+      built.note(session)
     }
     return findings.report()
   }

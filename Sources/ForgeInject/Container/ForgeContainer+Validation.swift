@@ -15,7 +15,10 @@ extension ForgeContainer {
   ///
   /// Each registration is resolved as it would be at run time, but its
   /// dependencies are built anew for the check and nothing lands in the
-  /// container's singletons (what it kept before stays). The report lists
+  /// container's singletons (what it kept before stays). A registration
+  /// that the check of one registered before it already built, to the end,
+  /// is not resolved again: that check covered it and all it needs. The
+  /// report lists
   /// missing registrations and type mismatches with the chain that needed
   /// them, cycles with their path, builders that threw with the error, and
   /// captive dependencies (a singleton holding a `.weak` one), and carries

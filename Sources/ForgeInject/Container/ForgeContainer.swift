@@ -242,7 +242,10 @@ public final class ForgeContainer: ForgeContainerProtocol {
 
   /// What validation resolves for `T`, registered synchronously.
   func validationRoot<T>(_ type: T.Type) -> Validation.Root {
-    Validation.Root(name: TypeName.of(T.self)) { [unowned self] in
+    Validation.Root(
+      name: TypeName.of(T.self),
+      dependency: Validation.Dependency(store: store.identity, key: ObjectIdentifier(T.self))
+    ) { [unowned self] in
       _ = try self.resolve() as T
     }
   }
