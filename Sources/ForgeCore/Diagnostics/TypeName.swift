@@ -20,34 +20,18 @@ package enum TypeName {
   /// spent a third of its time there), and a type's name never changes.
   package static func of(_ type: Any.Type) -> String {
     let key = ObjectIdentifier(type)
-    if let name = names.name(of: key) { return name }
+    if let name = names.withValue({ $0[key] }) { return name }
+    // Rendered outside the lock, which is never held while the runtime
+    // reflects.
     let name = readable(String(reflecting: type))
-    names.keep(name, for: key)
+    names.withValue { $0[key] = name }
     return name
   }
 
   /// The names rendered so far. Type metadata lives as long as the
   /// process, so a type's identity is never reused for another type; the
   /// cache grows with the types named, as the runtime's own caches do.
-  private static let names = NameCache()
-
-  private final class NameCache: @unchecked Sendable {
-    // @unchecked: `names` is read and written only while `lock` is held.
-    private let lock = ConditionLock()
-    private var names: [ObjectIdentifier: String] = [:]
-
-    func name(of type: ObjectIdentifier) -> String? {
-      lock.lock()
-      defer { lock.unlock() }
-      return names[type]
-    }
-
-    func keep(_ name: String, for type: ObjectIdentifier) {
-      lock.lock()
-      names[type] = name
-      lock.unlock()
-    }
-  }
+  private static let names = LockedValue<[ObjectIdentifier: String]>([:])
 
   /// `value` as `String(reflecting:)` renders it (an error, say), with the
   /// private contexts of the types it names left out.

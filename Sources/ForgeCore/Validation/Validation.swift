@@ -52,34 +52,27 @@ package enum Validation {
   /// ```
   package struct Dependency: Hashable, Sendable {
     let store: ObjectIdentifier
-    let first: UInt
-    let second: UInt
-    let third: UInt
+    let bits: SlotKeyBits
 
     /// `key` in `store`; nil for a key without identity bits.
     package init?<Key: SlotKey>(store: ObjectIdentifier, key: Key) {
       guard let bits = key.identityBits else { return nil }
-      self.init(store: store, bits: bits)
+      self.store = store
+      self.bits = bits
     }
 
     /// The dependency `slot` stands for.
     init?(_ slot: AnySlot) {
       guard let bits = slot.target.keyBits else { return nil }
-      self.init(store: slot.target.store, bits: bits)
-    }
-
-    private init(store: ObjectIdentifier, bits: SlotKeyBits) {
-      self.store = store
-      first = bits.first
-      second = bits.second
-      third = bits.third
+      store = slot.target.store
+      self.bits = bits
     }
 
     /// One word: a key's first bits tell most keys of a store apart (a
     /// type's metadata, a provider's serial), and a validation's stores are
     /// few. Equality still compares every word.
     package func hash(into hasher: inout Hasher) {
-      hasher.combine(first ^ UInt(bitPattern: store))
+      hasher.combine(bits.first ^ UInt(bitPattern: store))
     }
   }
 
