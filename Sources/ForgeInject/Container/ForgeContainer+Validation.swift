@@ -18,11 +18,10 @@ extension ForgeContainer {
   /// container's singletons (what it kept before stays). A registration
   /// that the check of one registered before it already built, to the end,
   /// is not resolved again: that check covered it and all it needs. The
-  /// report lists
-  /// missing registrations and type mismatches with the chain that needed
-  /// them, cycles with their path, builders that threw with the error, and
-  /// captive dependencies (a singleton holding a `.weak` one), and carries
-  /// the graph with failing nodes marked.
+  /// report lists missing registrations and type mismatches with the chain
+  /// that needed them, cycles with their path, builders that threw with the
+  /// error, and captive dependencies (a singleton holding a `.weak` one),
+  /// and carries the graph with failing nodes marked.
   ///
   /// Inside a test that isolates the container (ForgeTesting), the test's
   /// own registrations are checked too, with its overrides in force.
