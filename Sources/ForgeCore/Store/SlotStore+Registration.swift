@@ -343,22 +343,6 @@ extension SlotStore {
     lock.withLock { registrations[key] != nil || registeredKeys.contains(key) }
   }
 
-  /// The types of the registrations named by type (ForgeInject's), in the
-  /// order they were first registered.
-  package func registeredTypes() -> [Any.Type] {
-    registeredKeysAndTypes().map(\.type)
-  }
-
-  /// ``registeredTypes()`` with the key each type is registered under.
-  package func registeredKeysAndTypes() -> [(key: Key, type: Any.Type)] {
-    lock.withLock {
-      registeredKeys.compactMap { key in
-        guard case .type(let type)? = slots[key]?.nameSource ?? registrations[key]?.name else { return nil }
-        return (key, type)
-      }
-    }
-  }
-
   /// The names of every key with a registered factory, in registration order.
   package func registeredNames() -> [String] {
     lock.withLock {
@@ -413,5 +397,28 @@ extension SlotStore {
     // as the error's own type.
     unsafeBitCast(error as any Error, to: UnsafeRawPointer.self)
       == unsafeBitCast(notRegistered as any Error, to: UnsafeRawPointer.self)
+  }
+}
+
+// ForgeInject's: a store keyed by type identity. In an extension of that
+// store alone, so that the compiler makes these for that key and not for
+// any key: made generic, a validation spent about 3,500 instructions per
+// registration in generic code (metadata lookups for the tuple and its
+// array, unspecialised dictionary reads) just to list them.
+extension SlotStore where Key == ObjectIdentifier {
+  /// The types of the registrations named by type (ForgeInject's), in the
+  /// order they were first registered.
+  package func registeredTypes() -> [Any.Type] {
+    registeredKeysAndTypes().map(\.type)
+  }
+
+  /// ``registeredTypes()`` with the key each type is registered under.
+  package func registeredKeysAndTypes() -> [(key: ObjectIdentifier, type: Any.Type)] {
+    lock.withLock {
+      registeredKeys.compactMap { key in
+        guard case .type(let type)? = slots[key]?.nameSource ?? registrations[key]?.name else { return nil }
+        return (key, type)
+      }
+    }
   }
 }
