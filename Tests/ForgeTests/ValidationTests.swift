@@ -23,6 +23,18 @@ final class BrokenContainer: Container, @unchecked Sendable {
   var clock: [Any] { provide(.singleton) { ["tick"] } }
 }
 
+/// A captive dependency two levels below the root: `screen` (transient)
+/// holds `session` (singleton), which holds `user` (cached).
+final class DeepCaptiveContainer: Container, @unchecked Sendable {
+  final class Holder<Held: Sendable>: Sendable {
+    let held: Held
+    init(_ held: Held) { self.held = held }
+  }
+  var user: Service { provide(.cached) { Service("ada") } }
+  var session: Holder<Service> { provide(.singleton) { Holder(self.user) } }
+  var screen: Holder<Holder<Service>> { provide(.transient) { Holder(self.session) } }
+}
+
 final class SoundContainer: Container, @unchecked Sendable {
   /// How many times each factory ran.
   let builds = Guarded<[String: Int]>([:])
@@ -98,6 +110,26 @@ struct ValidationTests {
     #expect(report.graph.mermaid.contains("classDef failed fill:#f88,stroke:#b00"))
     #expect(report.graph.dot.contains("color=red"))
     #expect(report.graph.json.contains(#""status": "affected""#))
+  }
+
+  @Test("the report's graph numbers nodes from the root and marks what depends on a failure, however far up")
+  func graphStructure() {
+    let report = DeepCaptiveContainer().validate(\.screen)
+    #expect(report.problems(.lifetimeMismatch).map(\.dependency) == ["DeepCaptiveContainer.user"])
+    // Breadth-first from the root: screen, then what it was built with.
+    #expect(
+      report.graph.nodes.map { "\($0.id) \($0.name) \($0.lifetime ?? "-") \($0.status)" } == [
+        "n1 DeepCaptiveContainer.screen transient affected",
+        "n2 DeepCaptiveContainer.session singleton affected",
+        "n3 DeepCaptiveContainer.user cached failed",
+      ])
+    #expect(
+      report.graph.edges == [
+        DependencyGraph.Edge(from: "n1", to: "n2"),
+        DependencyGraph.Edge(from: "n2", to: "n3"),
+      ])
+    #expect(
+      report.checked == ["DeepCaptiveContainer.screen", "DeepCaptiveContainer.session", "DeepCaptiveContainer.user"])
   }
 
   @Test("validation builds in isolation: the container's caches are neither read nor written")

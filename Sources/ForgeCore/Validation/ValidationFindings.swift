@@ -207,17 +207,20 @@ struct Findings {
     for (from, record) in records.enumerated() {
       for target in record.edges ?? [] { dependents[target].append(from) }
     }
-    var affected = records.map(\.affected)
+    // Per record: 0 not affected, 1 affected, 2 affected and followed.
+    // Followed from every node met, marked before or not: what depends on a
+    // node marked while it was built (a captive's holder) is affected too.
+    var marks: [UInt8] = records.map { $0.affected ? 1 : 0 }
     var pending = order.filter { records[$0].failed }
     for requester in missing.compactMap(\.requestedBy) {
       // The requester was reached: it is the last of a failed chain.
       guard let index = position[ObjectIdentifier(requester)] else { continue }
       pending.append(index)
-      affected[index] = true
     }
+    for index in pending { marks[index] = 2 }
     while let next = pending.popLast() {
-      for dependent in dependents[next] where !affected[dependent] {
-        affected[dependent] = true
+      for dependent in dependents[next] where marks[dependent] != 2 {
+        marks[dependent] = 2
         pending.append(dependent)
       }
     }
@@ -232,7 +235,7 @@ struct Findings {
         DependencyGraph.Node(
           id: id(index), name: slot.name, type: slot.instanceTypeName, lifetime: record.lifetime?.graphName,
           isOverridden: record.isOverridden, isPreview: false,
-          status: record.failed ? .failed : affected[index] ? .affected : .ok))
+          status: record.failed ? .failed : marks[index] != 0 ? .affected : .ok))
     }
     for index in order {
       for target in records[index].edges ?? [] {
