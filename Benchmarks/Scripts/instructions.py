@@ -135,7 +135,7 @@ SETUP_BASE, SETUP_STEP = 200, 2000
 # registrations go leaves first, so nothing is skipped here, and the notes
 # are the cost (a graph registered top-down is built once instead of once
 # per registration above each node; scenario 12 by the wall clock).
-VALIDATE_LEVEL = {"forge": (92750, 74), "forgeinject": (141000, 86), "swiftpod": (76500, 55), "fetcher": (35500, 32)}
+VALIDATE_LEVEL = {"forge": (86100, 72), "forgeinject": (133350, 83), "swiftpod": (70750, 53), "fetcher": (32000, 29)}
 # A validation costs hundreds of hits: fewer operations.
 VALIDATE_BASE, VALIDATE_STEP = 20, 200
 # Issue 5's: a resolution while an override is in force costs at most twice
