@@ -107,6 +107,9 @@ import CForgeAtomics
   /// The slot for `key`, made on first use. Call with the lock held; what
   /// `released` and `boxes` collect (what gone keys kept, see
   /// ``dropGoneKeysLocked(into:boxes:)``) is released after unlocking.
+  /// Inlined, so that a caller made for one key type (ForgeInject's
+  /// locked path) runs it for that key, not as generic code.
+  @inline(__always)
   func slotLocked<T>(
     for key: Key,
     name: @autoclosure () -> SlotName,
