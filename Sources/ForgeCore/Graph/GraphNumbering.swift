@@ -1,7 +1,11 @@
 /// Gives slots the node ids of a ``DependencyGraph`` (`n1`, `n2`, …) in the
-/// order they are first met, and makes their nodes: shared by the graph a
-/// store exports and the graph a validation report carries.
+/// order they are first met, and makes their nodes, for the graph a store
+/// exports. A validation report's graph numbers its nodes itself (it keeps
+/// a record per slot already), with the same ids (``id(at:)``).
 struct GraphNumbering {
+  /// The id of the node at `position` (from 0) among a graph's nodes.
+  static func id(at position: Int) -> String { "n\(position + 1)" }
+
   /// Every slot numbered so far, in order.
   private(set) var order: [AnySlot] = []
   private var ids: [ObjectIdentifier: String] = [:]
@@ -10,7 +14,7 @@ struct GraphNumbering {
   mutating func number(_ slot: AnySlot) {
     let identity = ObjectIdentifier(slot)
     guard ids[identity] == nil else { return }
-    ids[identity] = "n\(order.count + 1)"
+    ids[identity] = Self.id(at: order.count)
     order.append(slot)
   }
 
@@ -21,10 +25,6 @@ struct GraphNumbering {
     }
     return id
   }
-
-  /// The id the next numbered node would get, for a node that is not a
-  /// slot (a missing registration).
-  func id(afterSlots offset: Int) -> String { "n\(order.count + offset + 1)" }
 
   /// The node of `slot`.
   func node(

@@ -423,9 +423,10 @@ extension SlotStore {
 
 // ForgeInject's: a store keyed by type identity. In an extension of that
 // store alone, so that the compiler makes these for that key and not for
-// any key: made generic, a validation spent about 3,500 instructions per
+// any key. Made generic, a validation spent about 3,500 instructions per
 // registration in generic code (metadata lookups for the tuple and its
-// array, unspecialised dictionary reads) just to list them.
+// array, unspecialised dictionary reads) just to list them, and a type's
+// first resolution about 5,400 on its locked path.
 extension SlotStore where Key == ObjectIdentifier {
   /// ``resolveRegisteredLocked(_:as:bind:)`` made for this key: its body,
   /// and that of ``slotLocked(for:name:released:boxes:registration:)``, are
