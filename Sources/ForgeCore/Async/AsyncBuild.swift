@@ -61,7 +61,7 @@ import CForgeAtomics
   /// Admitted waiters answered before they registered, whose answers
   /// `answers` holds (rare: only these touch it).
   private var answeredEarly: Set<Int> = []
-  private var answers: [Int: Result<Value, any Error>] = [:]
+  private var answers = [Int: Result<Value, any Error>]()  // not `[:]`: see SlotStore.slots
   private var nextWaiter = 0
 
   /// The slot whose handle this build belongs to, if any: a validation's

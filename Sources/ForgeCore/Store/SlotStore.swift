@@ -44,19 +44,23 @@ import CForgeAtomics
     usesThirdWord: Key.identityUsesThirdWord, emptiesEntries: Key.keysCanGo)
   /// Where ``table`` publishes itself: what the read path starts from.
   @usableFromInline let tableCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
-  @usableFromInline @exclusivity(unchecked) var slots: [Key: AnySlot] = [:]
+  // The dictionaries below start as `Dictionary()`, not `[:]`: in this
+  // generic class a literal, even an empty one, looks up the metadata of
+  // its `(Key, Value)` tuple, about 500 instructions each time a store is
+  // made.
+  @usableFromInline @exclusivity(unchecked) var slots = [Key: AnySlot]()
   /// The next slot's place in the store's creation order (``AnySlot/serial``).
   @exclusivity(unchecked) var nextSlotSerial = 0
   /// Slots made since the store last looked for gone keys.
   @exclusivity(unchecked) var slotsMadeSinceLook = 0
   /// Registered factories that nothing has resolved yet (see
   /// ``register(_:name:lifetime:builder:as:bind:)``).
-  @usableFromInline @exclusivity(unchecked) var registrations: [Key: SlotRegistration] = [:]
+  @usableFromInline @exclusivity(unchecked) var registrations = [Key: SlotRegistration]()
   /// Every registered key, in the order it was first registered.
   @usableFromInline @exclusivity(unchecked) var registeredKeys: [Key] = []
-  @exclusivity(unchecked) var overrides: [Key: AnyOverride] = [:]
+  @exclusivity(unchecked) var overrides = [Key: AnyOverride]()
   /// Keys learned by reading an accessor in capture mode, by the accessor's alias.
-  @exclusivity(unchecked) var discoveredKeys: [AnyHashable: Key] = [:]
+  @exclusivity(unchecked) var discoveredKeys = [AnyHashable: Key]()
   /// Observers of this store's resolutions, by token value; guarded by
   /// `lock`. Each one adds ``observerWeight`` to `overrideCount`, which
   /// sends every resolution to the observed path.
