@@ -26,20 +26,23 @@
   package static var current: OverrideScope? { taskScope }
   @TaskLocal private static var taskScope: OverrideScope?
 
-  package struct Target: Hashable, @unchecked Sendable {
-    // @unchecked: `key` wraps a store's key type, which is Sendable.
+  package struct Target: Hashable, Sendable {
     package let store: ObjectIdentifier
-    package let key: AnyHashable
-    /// Worked out once: hashing an `AnyHashable` on every lookup would cost
+    /// The store's key. An existential, not an `AnyHashable`: making an
+    /// `AnyHashable` asks the runtime whether the key has a custom
+    /// representation (a dynamic cast, about 670 instructions) every time a
+    /// slot is made, and a key of a word or two needs no allocation here.
+    package let key: any Hashable & Sendable
+    /// Worked out once: hashing the key on every lookup would cost
     /// more than the rest of an overridden resolution.
     private let keyHash: Int
     /// The key's identity bits: equal bits are an equal key, found without
-    /// comparing two `AnyHashable`s (which looks up generic metadata).
+    /// comparing two keys (a dynamic cast).
     package let keyBits: SlotKeyBits?
 
     package init<Key: SlotKey>(store: ObjectIdentifier, key: Key) {
       self.store = store
-      self.key = AnyHashable(key)
+      self.key = key
       self.keyHash = key.hashValue
       self.keyBits = key.identityBits
     }
@@ -48,7 +51,7 @@
       guard lhs.keyHash == rhs.keyHash, lhs.store == rhs.store else { return false }
       // One store, so one key type: the same bits are the same key.
       if let bits = lhs.keyBits, bits == rhs.keyBits { return true }
-      return lhs.key == rhs.key
+      return lhs.key.isEqual(to: rhs.key)
     }
 
     package func hash(into hasher: inout Hasher) {
@@ -444,4 +447,13 @@
 package protocol AddedOverrideHost: AnyObject {
   func addedOverrideBegan()
   func addedOverrideEnded()
+}
+
+extension Hashable {
+  /// Whether `other` is a value of this type equal to this one: how two
+  /// targets' keys compare, without wrapping either in an `AnyHashable`.
+  fileprivate func isEqual(to other: any Hashable) -> Bool {
+    guard let other = other as? Self else { return false }
+    return self == other
+  }
 }

@@ -43,7 +43,7 @@ extension SlotStore {
       for (key, slot) in slots { clear(slot, key) }
       for (key, entry) in overrides { clear(entry.keptSlot, key) }
       for override in testOverrides {
-        if let key = override.keptSlot.target.key.base as? Key { takeKept(override.keptSlot, key) }
+        if let key = override.keptSlot.target.key as? Key { takeKept(override.keptSlot, key) }
       }
       return retired.reclaim()
     }

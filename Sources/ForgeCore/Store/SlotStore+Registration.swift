@@ -342,7 +342,7 @@ extension SlotStore {
     // come after, in the order their instances were kept.
     let registered = Set(keys)
     let testOnly = isolatedOverridesOfCallingTask().filter { override in
-      (override.keptSlot.target.key.base as? Key).map { !registered.contains($0) } ?? false
+      (override.keptSlot.target.key as? Key).map { !registered.contains($0) } ?? false
     }
     return withExtendedLifetime(scope) {
       lock.withLock {
