@@ -20,11 +20,23 @@
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private let condition: UnsafeMutablePointer<pthread_cond_t>
 
+  /// Where the condition variable starts in the lock's one allocation,
+  /// after the mutex.
+  private static var conditionOffset: Int {
+    let alignment = MemoryLayout<pthread_cond_t>.alignment
+    return (MemoryLayout<pthread_mutex_t>.stride + alignment - 1) / alignment * alignment
+  }
+
   package init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    condition = .allocate(capacity: 1)
-    condition.initialize(to: pthread_cond_t())
+    // One allocation for both: a container makes several locks, and each
+    // allocation costs about as much to make and free as a resolution.
+    let memory = UnsafeMutableRawPointer.allocate(
+      byteCount: ConditionLock.conditionOffset + MemoryLayout<pthread_cond_t>.stride,
+      alignment: Swift.max(MemoryLayout<pthread_mutex_t>.alignment, MemoryLayout<pthread_cond_t>.alignment)
+    )
+    mutex = memory.initializeMemory(as: pthread_mutex_t.self, repeating: pthread_mutex_t(), count: 1)
+    condition = (memory + ConditionLock.conditionOffset)
+      .initializeMemory(as: pthread_cond_t.self, repeating: pthread_cond_t(), count: 1)
     let mutexStatus = pthread_mutex_init(mutex, nil)
     let conditionStatus = pthread_cond_init(condition, nil)
     if mutexStatus != 0 || conditionStatus != 0 {
@@ -38,8 +50,7 @@
   deinit {
     pthread_cond_destroy(condition)
     pthread_mutex_destroy(mutex)
-    condition.deallocate()
-    mutex.deallocate()
+    UnsafeMutableRawPointer(mutex).deallocate()  // and the condition with it
   }
 
   @inline(__always)

@@ -35,8 +35,9 @@ import CForgeAtomics
   @usableFromInline let overrideCount: AtomicCounter
   /// How many entries ``registrations`` holds, readable without the lock:
   /// while it is 0, a key the table lacks has no registration either, and
-  /// its resolution fails without the lock.
-  @usableFromInline let unresolvedRegistrationCount = AtomicCounter()
+  /// its resolution fails without the lock. Its word is the first of the
+  /// second line of ``overrideCount``'s span, which no hit reads.
+  @usableFromInline let unresolvedRegistrationCount: AtomicCounter
   /// Boxes taken out of their cells that a reader may still hold.
   @exclusivity(unchecked) var retired = RetiredBoxes()
   /// The slots by key bits, for reads without the lock.
@@ -78,14 +79,22 @@ import CForgeAtomics
   /// ``KeyLife`` caches its slot for one store, named by this.
   @usableFromInline package let serial = KeySerial.next()
 
+  /// Words in a 64-byte cache line.
+  private static var lineWords: Int { 64 / MemoryLayout<Int>.stride }
+
   package init() {
     tableCell = table.cell
-    // The override count, then the fast path's two words, on one line.
-    let span = CacheLines.allocate(Int.self, count: 3)
+    // The override count, then the fast path's two words, on one line;
+    // the count of unresolved registrations starts the span's second line
+    // (in a span of its own it cost each store an aligned allocation, about
+    // 600 instructions to make and free).
+    let span = CacheLines.allocate(Int.self, count: SlotStore.lineWords + 1)
     span.initialize(to: 0)
     UnsafeMutableRawPointer(span + 1).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: 1).initialize(to: nil)
     (span + 2).initialize(to: Int(bitPattern: serial))
+    (span + SlotStore.lineWords).initialize(to: 0)
     overrideCount = AtomicCounter(word: span)
+    unresolvedRegistrationCount = AtomicCounter(word: span + SlotStore.lineWords)
     // Before any thread can read from this store without the lock.
     forge_fences_setup()
   }
@@ -96,8 +105,7 @@ import CForgeAtomics
     if Key.keysCanGo {
       for key in slots.keys { key.storeGoes(serial: serial) }
     }
-    overrideCount.deallocate()
-    unresolvedRegistrationCount.deallocate()
+    overrideCount.deallocate()  // and the rest of its span, `unresolvedRegistrationCount` with it
     // No thread can be reading: it would hold a reference to the store.
     retired.destroyAll()
     table.deallocate()
