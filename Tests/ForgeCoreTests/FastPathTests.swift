@@ -47,11 +47,11 @@ struct FastPathTests {
         let mock = Thing("mock \(thread) \(round)")
         store.setOverride(key, name: key) { mock }
         // Once the override is installed, every read of its key serves it.
-        if (try? store.resolve(key, lifetime: .singleton, name: key) { Thing("real") }) !== mock {
+        if (try? store.resolve(key, lifetime: .singleton, name: .text(key)) { Thing("real") }) !== mock {
           wrongReads.increment()
         }
         // Slots made meanwhile publish new tables.
-        _ = try? store.resolve("\(key) \(round)", lifetime: .singleton, name: key) { Thing("new") }
+        _ = try? store.resolve("\(key) \(round)", lifetime: .singleton, name: .text(key)) { Thing("new") }
         let token = store.addObserver(SilentObserver())
         store.removeOverride(key)
         store.removeObserver(token)

@@ -9,7 +9,7 @@ struct LockFreeReadTests {
     if let bits = key.identityBits, let published = store.published(bits: bits, as: Thing.self) {
       return published
     }
-    return try store.resolve(key, lifetime: .cached, name: key) { Thing(label) }
+    return try store.resolve(key, lifetime: .cached, name: .text(key)) { Thing(label) }
   }
 
   @Test("the second read of a kept instance is served without the lock, and is the same instance")

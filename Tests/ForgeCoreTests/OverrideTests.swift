@@ -142,7 +142,8 @@ struct OverrideTests {
       )
       try OverrideScope.with(scope) { () throws -> Void in
         for key in keys {
-          #expect(try store.resolve(key, lifetime: .transient, name: key) { Thing("real") }.label == "scoped \(key)")
+          let read = try store.resolve(key, lifetime: .transient, name: .text(key)) { Thing("real") }
+          #expect(read.label == "scoped \(key)")
         }
         #expect(try store.resolve("outer", lifetime: .transient, name: "outer") { Thing("real") }.label == "parent")
         #expect(try store.resolve("other", lifetime: .transient, name: "other") { Thing("real") }.label == "real")

@@ -261,7 +261,7 @@ open class Container: @unchecked Sendable {
   ) -> T {
     do {
       if let preview, PreviewMode.mightBeActive, PreviewMode.isActive {
-        return try store.resolvePreview(key, name: dependencyName(key)) {
+        return try store.resolvePreview(key, name: slotName(key)) {
           try typed(preview(), key: key, factoryName: "preview factory")
         }
       }
@@ -275,13 +275,13 @@ open class Container: @unchecked Sendable {
     }
   }
 
-  /// ``dependencyName(_:)`` for a new slot, after stopping a kept `provide`
+  /// ``slotName(_:)`` for a new slot, after stopping a kept `provide`
   /// whose key is the name of a function with parameters: every argument
   /// would get the instance built for the first.
   @usableFromInline @inline(never)
-  final func checkedDependencyName(_ key: DeclarationKey, scope: Scope) -> String {
+  final func checkedDependencyName(_ key: DeclarationKey, scope: Scope) -> SlotName {
     guard scope != .transient, key.name.utf8.last == UInt8(ascii: ")"), !key.name.hasSuffix("()") else {
-      return dependencyName(key)
+      return slotName(key)
     }
     let name = key.name.prefix { $0 != "(" }
     let diagnostic = ForgeDiagnostic(
@@ -340,7 +340,14 @@ open class Container: @unchecked Sendable {
   /// How messages name the dependency behind `key`: `AuthContainer.authService`.
   @usableFromInline
   final func dependencyName(_ key: DeclarationKey) -> String {
-    "\(String(describing: type(of: self))).\(key.name)"
+    slotName(key).rendered
+  }
+
+  /// ``dependencyName(_:)`` as a slot keeps it, rendered only when a
+  /// message or a graph asks for it.
+  @usableFromInline
+  final func slotName(_ key: DeclarationKey) -> SlotName {
+    .member(of: type(of: self), key.name)
   }
 
   /// What a factory made, as `T`. The checks on `Made` and `T` are decided

@@ -475,7 +475,7 @@ extension SlotStore where Key == IdentityKey {
         thread: ResolutionContext.currentFast)
     }
     // Inlined: the caller is out of line already.
-    return try resolveByBits(bits: bits, key: key(), lifetime: lifetime(), name: name(), factory: factory)
+    return try resolveByBits(bits: bits, key: key(), lifetime: lifetime(), name: .text(name()), factory: factory)
   }
 
   /// ``resolveObject(serial:key:lifetime:name:factory:)`` for an object
@@ -518,7 +518,7 @@ extension SlotStore where Key == IdentityKey {
   ) throws -> T {
     try buildTransientAtOnce(known, lifetime: lifetime, factory: factory, thread: thread) {
       try resolveGeneral(
-        bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, known: known, thread: thread)
+        bits: bits, key: key(), lifetime: lifetime, name: .text(name()), factory: factory, known: known, thread: thread)
     }
   }
 
@@ -532,6 +532,6 @@ extension SlotStore where Key == IdentityKey {
     name: @autoclosure () -> String,
     factory: () throws -> T
   ) throws -> T {
-    try resolveByBits(bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory)
+    try resolveByBits(bits: bits, key: key(), lifetime: lifetime, name: .text(name()), factory: factory)
   }
 }

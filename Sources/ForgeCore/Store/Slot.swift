@@ -11,9 +11,25 @@ import CForgeAtomics
   // @unchecked: every `var` below is read and written only while the owning
   // SlotStore holds its lock; `name` and `valueType` never change.
 
-  /// The dependency as the user spelled it, for messages and graphs;
-  /// rendered only when asked for.
-  package var name: String { nameSource.rendered }
+  /// The dependency as the user spelled it, for messages, graphs and
+  /// traces; rendered only when asked for. A member's name (Forge's
+  /// `Container.property`) is rendered once and kept: rendering prints the
+  /// owner's type, thousands of instructions, and a trace asks on every
+  /// event.
+  package var name: String {
+    guard case .member = nameSource else { return nameSource.rendered }
+    let published = forge_counter_load(renderedNameWord)
+    if published != 0 {
+      return Unmanaged<RenderedName>.fromOpaque(UnsafeRawPointer(bitPattern: published).unsafelyUnwrapped)
+        .takeUnretainedValue().text
+    }
+    let made = Unmanaged.passRetained(RenderedName(nameSource.rendered))
+    if forge_word_compare_exchange(renderedNameWord, 0, Int(bitPattern: made.toOpaque())) {
+      return made.takeUnretainedValue().text
+    }
+    made.release()  // another thread kept its rendering first
+    return self.name
+  }
   package let nameSource: SlotName
   /// The type the slot's instances have; a request for another type is a mismatch.
   @usableFromInline package let valueType: ObjectIdentifier
@@ -54,6 +70,11 @@ import CForgeAtomics
   /// lock. Its word is the first of the second line of ``cell``'s span,
   /// which no hit reads.
   @usableFromInline let dependenciesRecorded: AtomicCounter
+  /// A retained ``RenderedName`` once ``name`` rendered a member's name,
+  /// 0 before: the word after ``dependenciesRecorded``'s, in ``cell``'s span.
+  private var renderedNameWord: UnsafeMutablePointer<Int> {
+    UnsafeMutableRawPointer(cell + AnySlot.lineWords + 1).assumingMemoryBound(to: Int.self)
+  }
   /// Whether the slot holds async handles (``AsyncDependency``): making a
   /// handle resolves nothing, so its dependencies are what the handle's
   /// build resolves, recorded when that build ends, not when the handle is
@@ -79,10 +100,11 @@ import CForgeAtomics
     // that a hit reads one line of the slot's, not two. The span's second
     // line holds `dependenciesRecorded`: in a span of its own it cost a
     // slot 128 bytes more.
-    let span = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: AnySlot.lineWords + 1)
+    // The word after it holds the rendered name, once something asked.
+    let span = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: AnySlot.lineWords + 2)
     span.initialize(repeating: nil, count: AnySlot.lineWords)
-    let recorded = UnsafeMutableRawPointer(span + AnySlot.lineWords).bindMemory(to: Int.self, capacity: 1)
-    recorded.initialize(to: 0)
+    let recorded = UnsafeMutableRawPointer(span + AnySlot.lineWords).bindMemory(to: Int.self, capacity: 2)
+    recorded.initialize(repeating: 0, count: 2)
     cell = span
     overrideCell = span + 1
     registrationCell = AnySlot.registrationCell(after: span)
@@ -145,6 +167,9 @@ import CForgeAtomics
     if let box = cell.pointee { destroy(box, kind: .instance) }
     if let box = overrideCell.pointee { destroy(box, kind: .override) }
     if let box = registrationCell.pointee { destroy(box, kind: .registration) }
+    if let rendered = UnsafeRawPointer(bitPattern: renderedNameWord.pointee) {
+      Unmanaged<RenderedName>.fromOpaque(rendered).release()
+    }
     CacheLines.deallocate(cell)  // and the rest of the span, `dependenciesRecorded` with it
   }
 
@@ -531,16 +556,36 @@ import CForgeAtomics
   }
 }
 
+/// A member's name, rendered once: see ``AnySlot/name``.
+final class RenderedName: Sendable {
+  let text: String
+  init(_ text: String) { self.text = text }
+}
+
 /// How a slot is named in messages: words, or a type rendered only when a
 /// message needs it (rendering a type's name costs more than registering).
-@usableFromInline package enum SlotName: Sendable {
+@usableFromInline package enum SlotName: Sendable, ExpressibleByStringInterpolation {
   case text(String)
   case type(Any.Type)
+  /// A member of a type, `Owner.member`, as Forge names a container's
+  /// property: rendered only when asked for, so that making a slot neither
+  /// prints the container's type nor allocates the joined string (64
+  /// bytes a key, kept as long as the slot).
+  case member(of: Any.Type, String)
+
+  @inlinable
+  package init(stringLiteral text: String) { self = .text(text) }
+
+  @inlinable
+  package init(stringInterpolation: DefaultStringInterpolation) {
+    self = .text(String(stringInterpolation: stringInterpolation))
+  }
 
   @usableFromInline package var rendered: String {
     switch self {
     case .text(let text): text
     case .type(let type): TypeName.of(type)
+    case .member(let owner, let member): "\(String(describing: owner)).\(member)"
     }
   }
 }

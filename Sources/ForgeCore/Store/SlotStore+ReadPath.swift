@@ -182,7 +182,7 @@ extension SlotStore {
   package func resolve<T>(
     _ key: Key,
     lifetime: Lifetime,
-    name: @autoclosure () -> String,
+    name: @autoclosure () -> SlotName,
     factory: () throws -> T
   ) throws -> T {
     try resolveByBits(bits: key.identityBits, key: key, lifetime: lifetime, name: name(), factory: factory)
@@ -200,7 +200,7 @@ extension SlotStore {
     bits: SlotKeyBits?,
     key: @autoclosure () -> Key,
     lifetime: Lifetime,
-    name: @autoclosure () -> String,
+    name: @autoclosure () -> SlotName,
     factory: () throws -> T
   ) throws -> T {
     let thread = ResolutionContext.currentFast
@@ -473,7 +473,7 @@ extension SlotStore {
     bits: SlotKeyBits?,
     key: @autoclosure () -> Key,
     lifetime: Lifetime,
-    name: @autoclosure () -> String,
+    name: @autoclosure () -> SlotName,
     factory: () throws -> T,
     known: Unmanaged<AnySlot>?,
     thread: UnsafeMutablePointer<ThreadFastState>
@@ -564,7 +564,7 @@ extension SlotStore {
   func resolveLocked<T>(
     _ key: Key,
     lifetime: Lifetime,
-    name: @autoclosure () -> String,
+    name: @autoclosure () -> SlotName,
     factory: () throws -> T,
     servesPreview: Bool,
     thread: UnsafeMutablePointer<ThreadFastState>
@@ -574,7 +574,7 @@ extension SlotStore {
     lock.lock()
     let slot: Slot<T>
     do {
-      slot = try slotLocked(for: key, name: .text(name()), released: &released, boxes: &boxes)
+      slot = try slotLocked(for: key, name: name(), released: &released, boxes: &boxes)
     } catch {
       lock.unlock()
       throw error
@@ -595,7 +595,7 @@ extension SlotStore {
   /// }
   /// ```
   @usableFromInline
-  package func resolvePreview<T>(_ key: Key, name: @autoclosure () -> String, preview: () throws -> T) throws -> T {
+  package func resolvePreview<T>(_ key: Key, name: @autoclosure () -> SlotName, preview: () throws -> T) throws -> T {
     let thread = ResolutionContext.currentFast
     if thread.pointee.isCapturing, let placeholder = try capture(key, as: T.self, in: thread.pointee.owner) {
       return placeholder as! T

@@ -286,10 +286,10 @@ extension SlotStore {
       else {
         throw notRegistered
       }
-      return try resolve(key, lifetime: .transient, name: TypeName.of(T.self)) { throw NotRegistered() }
+      return try resolve(key, lifetime: .transient, name: .type(T.self)) { throw NotRegistered() }
     }
     // The slot exists, so its name is rendered only if a message needs it.
-    return try resolve(key, lifetime: registered.lifetime, name: found?.name ?? "", factory: registered.factory)
+    return try resolve(key, lifetime: registered.lifetime, name: found?.nameSource ?? "", factory: registered.factory)
   }
 
   /// Registers `instance`, built already, for `key`, and keeps it now as

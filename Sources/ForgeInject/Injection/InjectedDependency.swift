@@ -41,7 +41,7 @@ public final class InjectedDependency<Value> {
   /// result.
   public var value: Value {
     do {
-      return try store.resolve(0, lifetime: .singleton, name: site) {
+      return try store.resolve(0, lifetime: .singleton, name: .text(site)) {
         // Resolution either succeeds or stops the program.
         ForgeInjection.resolve(site, in: creationContainer ?? ForgeContainer.shared, fileID: fileID, line: line)
           as Value
