@@ -9,7 +9,8 @@ import CForgeAtomics
 /// state is guarded by the owning ``SlotStore``'s lock.
 @usableFromInline package class AnySlot: @unchecked Sendable {
   // @unchecked: every `var` below is read and written only while the owning
-  // SlotStore holds its lock; `name` and `valueType` never change.
+  // SlotStore holds its lock; `nameSource` and `valueType` never change, and
+  // `name` publishes its one rendering through an atomic word.
 
   /// The dependency as the user spelled it, for messages, graphs and
   /// traces; rendered only when asked for. A member's name (Forge's
