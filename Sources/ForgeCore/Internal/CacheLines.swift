@@ -13,6 +13,11 @@
 enum CacheLines {
   static let span = 128
 
+  /// Words in one of a span's two 64-byte lines: a word at this offset or
+  /// beyond starts the second line, which a hit that reads the first does
+  /// not share.
+  static var lineWords: Int { 64 / MemoryLayout<Int>.stride }
+
   /// Room for `count` values of `T`, initialised by the caller; release it
   /// with ``deallocate(_:)``.
   static func allocate<T>(_ type: T.Type, count: Int = 1) -> UnsafeMutablePointer<T> {

@@ -79,22 +79,19 @@ import CForgeAtomics
   /// ``KeyLife`` caches its slot for one store, named by this.
   @usableFromInline package let serial = KeySerial.next()
 
-  /// Words in a 64-byte cache line.
-  private static var lineWords: Int { 64 / MemoryLayout<Int>.stride }
-
   package init() {
     tableCell = table.cell
     // The override count, then the fast path's two words, on one line;
     // the count of unresolved registrations starts the span's second line
     // (in a span of its own it cost each store an aligned allocation, about
     // 600 instructions to make and free).
-    let span = CacheLines.allocate(Int.self, count: SlotStore.lineWords + 1)
+    let span = CacheLines.allocate(Int.self, count: CacheLines.lineWords + 1)
     span.initialize(to: 0)
     UnsafeMutableRawPointer(span + 1).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: 1).initialize(to: nil)
     (span + 2).initialize(to: Int(bitPattern: serial))
-    (span + SlotStore.lineWords).initialize(to: 0)
+    (span + CacheLines.lineWords).initialize(to: 0)
     overrideCount = AtomicCounter(word: span)
-    unresolvedRegistrationCount = AtomicCounter(word: span + SlotStore.lineWords)
+    unresolvedRegistrationCount = AtomicCounter(word: span + CacheLines.lineWords)
     // Before any thread can read from this store without the lock.
     forge_fences_setup()
   }
