@@ -8,39 +8,124 @@
 #if defined(__linux__)
 #include <linux/membarrier.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
 
-int forge_asymmetric_fences = 0;
-_Thread_local void *forge_thread_state FORGE_THREAD_STATE_TLS_MODEL = 0;
+__attribute__((aligned(64))) const unsigned char forge_unmade_thread_state[64] = {1};
+_Thread_local void *forge_thread_state FORGE_THREAD_STATE_TLS_MODEL = (void *)forge_unmade_thread_state;
 __attribute__((aligned(128))) intptr_t forge_gate_words[16];
 
-#if defined(__linux__)
+#if FORGE_READER_STORE_IS_PLAIN
+// Which fence the reclaimer uses (forge_heavy_fence_kind), decided once.
 static pthread_once_t forge_fences_once = PTHREAD_ONCE_INIT;
+static int forge_fence_kind = -1;
+static int forge_fence_page_forced = 0;
+// The page whose protection the fallback changes, and the lock that keeps
+// two reclaimers from changing it at once.
+static volatile char *forge_fence_page = 0;
+static long forge_fence_page_size = 0;
+static pthread_mutex_t forge_fence_page_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int forge_membarrier_register(void) {
+  long supported = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  if (supported < 0 || !(supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return 0;
+  return syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+
+static int forge_fence_page_make(void) {
+  long size = sysconf(_SC_PAGESIZE);
+  if (size <= 0) return 0;
+  void *page = mmap(0, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) return 0;
+  // Resident, so that every change of its protection has a mapping to
+  // flush; a refusal (a low RLIMIT_MEMLOCK) only costs a page fault later.
+  (void)mlock(page, (size_t)size);
+  forge_fence_page = (volatile char *)page;
+  forge_fence_page_size = size;
+  forge_fence_page[0] = 1;
+  return 1;
+}
 
 static void forge_fences_register(void) {
-  long supported = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-  if (supported < 0 || !(supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return;
-  if (syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0) return;
-  __atomic_store_n(&forge_asymmetric_fences, 1, __ATOMIC_SEQ_CST);
+  if (!__atomic_load_n(&forge_fence_page_forced, __ATOMIC_RELAXED) && forge_membarrier_register()) {
+    forge_fence_kind = 1;
+  } else if (forge_fence_page_make()) {
+    forge_fence_kind = 2;
+  }
+}
+
+// Takes write access away from a page this thread just wrote: the kernel
+// must then flush the page's TLB entry on every processor that may cache
+// it, every one running a thread of this process, and does so by
+// interrupting them; a processor finishes its stores before it takes an
+// interrupt. A thread that is not running was switched out, which orders
+// its stores too.
+static int forge_fence_by_page(void) {
+  pthread_mutex_lock(&forge_fence_page_lock);
+  int done = mprotect((void *)forge_fence_page, (size_t)forge_fence_page_size, PROT_READ | PROT_WRITE) == 0;
+  if (done) {
+    // Dirty and present in this processor's TLB before it is protected.
+    forge_fence_page[0] = (char)(forge_fence_page[0] + 1);
+    done = mprotect((void *)forge_fence_page, (size_t)forge_fence_page_size, PROT_READ) == 0;
+  }
+  pthread_mutex_unlock(&forge_fence_page_lock);
+  return done;
 }
 #endif
 
 void forge_fences_setup(void) {
-#if defined(__linux__)
+#if FORGE_READER_STORE_IS_PLAIN
   pthread_once(&forge_fences_once, forge_fences_register);
 #endif
 }
 
-void forge_heavy_fence(void) {
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-#if defined(__linux__)
-  if (__atomic_load_n(&forge_asymmetric_fences, __ATOMIC_SEQ_CST)) {
-    // Registration succeeded, so the command cannot fail but with a bug.
-    syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-  }
+int forge_heavy_fence_kind(void) {
+#if FORGE_READER_STORE_IS_PLAIN
+  forge_fences_setup();
+  return forge_fence_kind;
+#else
+  return 0;
 #endif
+}
+
+int forge_fences_use_page_for_testing(void) {
+#if FORGE_READER_STORE_IS_PLAIN
+  __atomic_store_n(&forge_fence_page_forced, 1, __ATOMIC_RELAXED);
+  return forge_heavy_fence_kind() == 2;
+#else
+  return 0;
+#endif
+}
+
+int forge_heavy_fence(void) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#if FORGE_READER_STORE_IS_PLAIN
+  switch (forge_heavy_fence_kind()) {
+  case 1:
+    // Registration succeeded, so the command cannot fail but with a bug.
+    return syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
+  case 2:
+    return forge_fence_by_page();
+  default:
+    return 0;
+  }
+#else
+  return 1;
+#endif
+}
+
+// Part of the Swift runtime's stable ABI (swift/Runtime/HeapObject.h): a
+// strong retain of a native object, which it returns.
+extern void *swift_retain(void *object);
+
+void *forge_take_object(void *const *box, void **hazard) {
+  void *object = swift_retain(*box);
+  // After the retain: once the hazard pointer is clear, a reclaimer may
+  // free the box and release what it held.
+  forge_hazard_clear(hazard);
+  return object;
 }
 
 // Part of the Swift runtime's stable ABI (swift/Runtime/Metadata.h).

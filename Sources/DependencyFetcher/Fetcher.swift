@@ -40,12 +40,43 @@ public final class Fetcher: Sendable {
     // unretained.
     defer { withExtendedLifetime(service as AnyObject) {} }
     return store.resolveCachedObject(serial: service.keySerial, life: service.keyLife, as: T.self) { miss in
-      fetchMissed(service, miss)
+      if case .general = miss { return Self.fetchOverridden(self, service) }
+      return Self.fetchMissed(self, service, miss)
     }
   }
 
-  /// ``fetch(_:)`` past the cached read: `miss` says what the read learnt.
+  /// ``fetch(_:)``'s miss while the fetcher holds overrides (or an
+  /// observer): the override, or the instance of a service not overridden,
+  /// through the service's cached slot, in a small function of its own;
+  /// else ``fetchMissed(_:_:_:)``.
   @inlinable @inline(never)
+  static func fetchOverridden<T>(_ fetcher: Fetcher, _ service: Service<T>) -> T {
+    do {
+      // The service outlives the read (see fetchMissed(_:_:)).
+      defer { withExtendedLifetime(service as AnyObject) {} }
+      if let value = try fetcher.store.servedPastObjectOverrides(
+        serial: service.keySerial, life: service.keyLife, as: T.self)
+      {
+        return value
+      }
+    } catch {
+      fetcher.stop(error, at: service.location)
+    }
+    return fetchMissed(fetcher, service, .general)
+  }
+
+  /// ``fetch(_:)`` past the cached read: `miss` says what the read learnt.
+  /// Static, with the fetcher an ordinary argument: a method would take it
+  /// in the register that carries `self`, which the calling hit would then
+  /// have to save and restore, giving it a frame; this way the miss is the
+  /// hit's last call, a jump.
+  @inlinable @inline(never)
+  static func fetchMissed<T>(_ fetcher: Fetcher, _ service: Service<T>, _ miss: ObjectReadMiss) -> T {
+    fetcher.fetchMissed(service, miss)
+  }
+
+  /// ``fetchMissed(_:_:_:)``'s work, inlined into it.
+  @inlinable @inline(__always)
   func fetchMissed<T>(_ service: Service<T>, _ miss: ObjectReadMiss) -> T {
     do {
       // The service outlives the fetch: once it is gone, the fetcher may

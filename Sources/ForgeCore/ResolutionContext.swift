@@ -95,17 +95,35 @@ import CForgeAtomics
   /// released with the thread. What the lock-free path starts from.
   @inlinable
   package static var currentFast: UnsafeMutablePointer<ThreadFastState> {
-    if let raw = forge_get_thread_state() {
+    let raw = forge_thread_state_for_read()
+    if forge_thread_state_is_made(raw) {
       return raw.assumingMemoryBound(to: ThreadFastState.self)
     }
     return makeCurrentFast()
+  }
+
+  /// The calling thread's state when a lock-free read may serve it now:
+  /// it has a state, is not capturing, and its innermost build, if any,
+  /// records nothing. One thread-local load and one byte's test: a thread
+  /// without a state reads the placeholder's set byte
+  /// (``ThreadFastState/skipsFastReads``).
+  ///
+  /// ```swift
+  /// guard let thread = ResolutionContext.fastReader else { return general() }
+  /// ```
+  @inlinable @inline(__always)
+  package static var fastReader: UnsafeMutablePointer<ThreadFastState>? {
+    let raw = forge_thread_state_for_read()
+    guard !raw.load(as: Bool.self) else { return nil }
+    return raw.assumingMemoryBound(to: ThreadFastState.self)
   }
 
   /// The calling thread's engine state if it has one already: a
   /// thread-local read, no call.
   @inlinable @inline(__always)
   package static var currentFastIfMade: UnsafeMutablePointer<ThreadFastState>? {
-    forge_get_thread_state()?.assumingMemoryBound(to: ThreadFastState.self)
+    let raw = forge_thread_state_for_read()
+    return forge_thread_state_is_made(raw) ? raw.assumingMemoryBound(to: ThreadFastState.self) : nil
   }
 
   /// Creates the calling thread's context; the pthread key's destructor

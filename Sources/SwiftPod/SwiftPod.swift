@@ -33,9 +33,48 @@ public final class SwiftPod: ProviderResolver {
     defer { withExtendedLifetime(provider as AnyObject) {} }
     return store.resolveCachedObject(serial: provider.keySerial, life: provider.keyLife, as: T.self) { miss in
       // Known at each of the read's exits, so each jumps to its own miss.
-      if case .unpublished = miss { return resolveUnpublished(provider) }
-      return resolveMissed(provider, miss)
+      // Static, with the pod an ordinary argument: a method would take it
+      // in the register that carries `self`, which the hit would then have
+      // to save and restore, giving it a frame; this way each miss is the
+      // hit's last call, a jump.
+      switch miss {
+      case .unpublished: return Self.resolveUnpublished(self, provider)
+      case .general: return Self.resolveOverridden(self, provider)
+      default: return Self.resolveMissed(self, provider, miss)
+      }
     }
+  }
+
+  /// ``resolve(_:)-(Provider<T>)``'s miss while the pod holds overrides (or
+  /// an observer): the override, or the instance of a provider not
+  /// overridden, through the provider's cached slot, in a small function
+  /// of its own; else ``resolveMissed(_:_:_:)``.
+  @inlinable @inline(never)
+  static func resolveOverridden<T>(_ pod: SwiftPod, _ provider: Provider<T>) -> T {
+    do {
+      // The provider outlives the read (see resolveMissed(_:_:)).
+      defer { withExtendedLifetime(provider as AnyObject) {} }
+      if let value = try pod.store.servedPastObjectOverrides(
+        serial: provider.keySerial, life: provider.keyLife, as: T.self)
+      {
+        return value
+      }
+    } catch {
+      pod.stop(error, at: provider.location)
+    }
+    return resolveMissed(pod, provider, .general)
+  }
+
+  /// ``resolveUnpublished(_:)`` for ``resolve(_:)-(Provider<T>)``'s hit (see there).
+  @inlinable @inline(never)
+  static func resolveUnpublished<T>(_ pod: SwiftPod, _ provider: Provider<T>) -> T {
+    pod.resolveUnpublished(provider)
+  }
+
+  /// ``resolveMissed(_:_:)`` for ``resolve(_:)-(Provider<T>)``'s hit (see there).
+  @inlinable @inline(never)
+  static func resolveMissed<T>(_ pod: SwiftPod, _ provider: Provider<T>, _ miss: ObjectReadMiss) -> T {
+    pod.resolveMissed(provider, miss)
   }
 
   /// ``ProviderResolver/resolve(_:)`` for this pod: what a builder's
@@ -53,7 +92,7 @@ public final class SwiftPod: ProviderResolver {
   /// instance: a transient is built here, in a small frame of its own,
   /// without the general miss's arguments; anything else goes on to
   /// ``resolveMissed(_:_:)``.
-  @inlinable @inline(never)
+  @inlinable @inline(__always)
   func resolveUnpublished<T>(_ provider: Provider<T>) -> T {
     do {
       // The provider outlives the build (see below).
@@ -61,7 +100,7 @@ public final class SwiftPod: ProviderResolver {
       return try store.buildUnpublished(life: provider.keyLife, lifetime: provider.lifetime) {
         provider.builder(self)
       } otherwise: {
-        resolveMissed(provider, .cached)
+        Self.resolveMissed(self, provider, .cached)
       }
     } catch {
       stop(error, at: provider.location)
@@ -70,7 +109,7 @@ public final class SwiftPod: ProviderResolver {
 
   /// ``resolve(_:)-(Provider<T>)`` past the cached read: `miss` says what
   /// the read learnt.
-  @inlinable @inline(never)
+  @inlinable @inline(__always)
   func resolveMissed<T>(_ provider: Provider<T>, _ miss: ObjectReadMiss) -> T {
     do {
       // The provider outlives the resolution: once it is gone, the pod may

@@ -27,6 +27,32 @@ struct SlotCacheTests {
     }
   }
 
+  @Test("a fetcher with overrides serves them, and its own instances of the rest, whichever fetcher a service caches")
+  func overriddenFetchers() async {
+    // In a process of its own, as above.
+    await #expect(processExitsWith: .success) {
+      let overridden = Service { Thing("real") }
+      let plain = Service { Thing("plain") }
+      // The services cache the first fetcher's slots; the others find
+      // theirs through their tables.
+      let first = Fetcher.createDefault()
+      let firstPlain = first.fetch(plain)
+      _ = first.fetch(overridden)
+      for _ in 0..<3 {
+        let mock = Thing("mock")
+        let fetcher = Fetcher.create().addOverride(for: overridden) { mock }.done()
+        let own = fetcher.fetch(plain)
+        precondition(own !== firstPlain, "another fetcher's instance")
+        for _ in 0..<3 {
+          precondition(fetcher.fetch(overridden) === mock, "the override was not served")
+          precondition(fetcher.fetch(plain) === own, "a service not overridden lost its instance")
+        }
+      }
+      let alone = Fetcher.create().addOverride(for: overridden) { Thing("first mock") }.done()
+      precondition(alone.fetch(overridden).label == "first mock" && first.fetch(plain) === firstPlain)
+    }
+  }
+
   @Test("fetchers made one after another each keep their own instance of a main-actor service")
   func fetchersComeAndGoOnTheMainActor() async {
     await #expect(processExitsWith: .success) {

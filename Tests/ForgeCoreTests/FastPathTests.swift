@@ -62,6 +62,51 @@ struct FastPathTests {
     #expect(try store.resolve("shared", lifetime: .singleton, name: "shared") { Thing("again") }.label == "real")
   }
 
+  @Test("a thread's one flag lets a hit read lock-free only where nothing records or captures")
+  func threadFlag() {
+    // What the read path's one test (`ResolutionContext.fastReader`) says at
+    // each point, in order, on a thread of its own.
+    let seen = LockedValue<[String]>([])
+    @Sendable func note(_ point: String) {
+      seen.withValue { $0.append("\(point): \(ResolutionContext.fastReader != nil)") }
+    }
+    let thread = RealThread {
+      note("no state yet")
+      let state = ResolutionContext.currentFast
+      note("state made")
+      let store = SlotStore<String>()
+      // Built once first, so that its dependencies are recorded and its
+      // later builds record nothing.
+      _ = try! store.resolve("transient", lifetime: .transient, name: "transient") { Thing() }
+      _ = try! store.resolve("singleton", lifetime: .singleton, name: "singleton") { () -> Thing in
+        note("in a first build, which records")
+        _ = try! store.resolve("transient", lifetime: .transient, name: "transient") { () -> Thing in
+          note("in a build that records nothing, inside it")
+          return Thing()
+        }
+        note("back in the recording build")
+        return Thing()
+      }
+      note("after the builds")
+      state.pointee.isCapturing = true
+      note("capturing")
+      _ = try! store.resolve("transient", lifetime: .transient, name: "transient") { () -> Thing in
+        note("in a build that records nothing, while capturing")
+        return Thing()
+      }
+      state.pointee.isCapturing = false
+      note("capture over")
+    }
+    thread.join()
+    #expect(
+      seen.current == [
+        "no state yet: false", "state made: true", "in a first build, which records: false",
+        "in a build that records nothing, inside it: true", "back in the recording build: false",
+        "after the builds: true", "capturing: false", "in a build that records nothing, while capturing: false",
+        "capture over: true",
+      ])
+  }
+
   @Test("the serial a shut store's hits compare with matches no key's cache, in any state of it")
   func shutSerialMatchesNothing() {
     // A key's cache holds 0 when empty and `beingCached` while a slot's

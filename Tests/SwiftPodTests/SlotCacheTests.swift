@@ -29,6 +29,35 @@ struct SlotCacheTests {
     }
   }
 
+  @Test("an overridden pod serves its override, and its own instances of the rest, whichever pod a provider caches")
+  func overriddenPods() async {
+    // In a process of its own, as above: the overridden read takes the
+    // provider's cached slot only when no scope is live anywhere.
+    await #expect(processExitsWith: .success) {
+      let overridden = Provider { _ in Thing("real") }
+      let plain = Provider { _ in Thing("plain") }
+      let transient = Provider(scope: AlwaysCreateNewScope()) { _ in Thing("transient") }
+      // The providers cache the first pod's slots: the second pod finds its
+      // own through its table.
+      let first = SwiftPod()
+      let (firstReal, firstPlain) = (first.resolve(overridden), first.resolve(plain))
+      _ = first.resolve(transient)
+      for pod in [SwiftPod(), first] {
+        let own = pod.resolve(plain)
+        let mock = Thing("mock")
+        pod.overrideProvider(overridden) { _ in mock }
+        for _ in 0..<3 {
+          precondition(pod.resolve(overridden) === mock, "the override was not served")
+          precondition(pod.resolve(plain) === own, "a provider not overridden lost its instance")
+          precondition(pod.resolve(transient).label == "transient")
+        }
+        pod.removeOverrideProvider(overridden)
+        precondition(pod.resolve(overridden).label == "real", "the override outlived its removal")
+      }
+      precondition(first.resolve(overridden) === firstReal && first.resolve(plain) === firstPlain)
+    }
+  }
+
   @Test("when the pod whose read cached a provider's slot goes, a pod still reading it keeps its own instance")
   func cacheMovesOn() async {
     await #expect(processExitsWith: .success) {

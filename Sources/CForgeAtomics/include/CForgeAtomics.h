@@ -43,29 +43,54 @@ static inline void forge_store_seq_cst(void *_Nullable *_Nonnull cell, void *_Nu
   __atomic_store_n(cell, value, __ATOMIC_SEQ_CST);
 }
 
-// Hazard pointers with asymmetric fences. A reader publishes its hazard
-// pointer and then reads the cell again; the store must not be reordered
-// after that load. Where the kernel offers process-wide barriers
-// (membarrier on Linux), the rare reclaimer pays for that ordering with one
-// system call that fences every thread of the process, and the reader needs
-// only a compiler barrier. Elsewhere the reader's store is sequentially
-// consistent. `forge_fences_setup` must run before any reader publishes.
-extern int forge_asymmetric_fences;
+// Hazard pointers, and the fence that orders a reader's hazard store before
+// its next load of the cell. Which side pays for it is decided when the
+// library is compiled, so that a read tests no flag:
+//
+// - x86_64 Linux: the reader's store is a plain store (a seq_cst store
+//   would be an `xchg`, a full fence on every read). The rare reclaimer
+//   fences every thread of the process instead: with `membarrier` where the
+//   kernel offers it, else by taking write access away from a page of its
+//   own, which makes the kernel interrupt every processor running the
+//   process to flush its TLB (an interrupt orders a processor's stores).
+//   `forge_fences_setup` must run before any reader publishes.
+// - elsewhere: the reader's store is sequentially consistent. On arm64 that
+//   is a store-release (`stlr`), which a later load-acquire (`ldar`) of the
+//   cell cannot pass, so the reader still needs no fence instruction; and
+//   arm64 flushes TLBs by broadcast, without interrupts, so the page trick
+//   would not fence there.
+#if defined(__linux__) && defined(__x86_64__)
+#define FORGE_READER_STORE_IS_PLAIN 1
+#else
+#define FORGE_READER_STORE_IS_PLAIN 0
+#endif
 
-/// Turns asymmetric fences on when the platform has them; idempotent.
+/// Prepares the reclaimer's fence (x86_64 Linux: `membarrier`, or the page
+/// it protects when the kernel refuses it); idempotent.
 void forge_fences_setup(void);
 
 /// The reclaimer's side: orders every thread's earlier hazard stores before
-/// the caller's next loads.
-void forge_heavy_fence(void);
+/// the caller's next loads. Returns 0 when it cannot (x86_64 Linux with
+/// neither `membarrier` nor a page to protect): the caller must then treat
+/// every retired box as still held.
+int forge_heavy_fence(void);
+
+/// Which fence ``forge_heavy_fence`` uses: 0 the processor's own (readers
+/// store with seq_cst), 1 `membarrier`, 2 a page's protection, -1 none
+/// (x86_64 Linux, both refused). For tests and diagnostics.
+int forge_heavy_fence_kind(void);
+
+/// For tests, before anything reads: uses the page's protection even where
+/// `membarrier` works, so that the fallback runs. Returns whether it could.
+int forge_fences_use_page_for_testing(void);
 
 static inline void forge_hazard_publish(void *_Nullable *_Nonnull cell, void *_Nullable value) {
-  if (__atomic_load_n(&forge_asymmetric_fences, __ATOMIC_RELAXED)) {
-    __atomic_store_n(cell, value, __ATOMIC_RELAXED);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  } else {
-    __atomic_store_n(cell, value, __ATOMIC_SEQ_CST);
-  }
+#if FORGE_READER_STORE_IS_PLAIN
+  __atomic_store_n(cell, value, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+#else
+  __atomic_store_n(cell, value, __ATOMIC_SEQ_CST);
+#endif
 }
 
 static inline void *_Nullable forge_exchange_seq_cst(void *_Nullable *_Nonnull cell, void *_Nullable value) {
@@ -90,11 +115,44 @@ static inline void *_Nullable forge_exchange_seq_cst(void *_Nullable *_Nonnull c
 #else
 #define FORGE_THREAD_STATE_TLS_MODEL
 #endif
-extern _Thread_local void *_Nullable forge_thread_state FORGE_THREAD_STATE_TLS_MODEL;
+extern _Thread_local void *_Nonnull forge_thread_state FORGE_THREAD_STATE_TLS_MODEL;
 
-static inline void *_Nullable forge_get_thread_state(void) { return forge_thread_state; }
+// What the thread-local holds while the thread has no state of its own (its
+// initial value, and again once the state is released): read-only bytes
+// whose first, where a state keeps its `skipsFastReads` flag, is set. The
+// read path's one test of that byte then sends such a thread to the locked
+// path, which makes its state; no read tests for a null pointer.
+extern const unsigned char forge_unmade_thread_state[64];
 
-static inline void forge_set_thread_state(void *_Nullable state) { forge_thread_state = state; }
+// The thread-local as the read path reads it: the thread's state, or the
+// placeholder above. Only the first byte may be read before it is tested.
+static inline void *_Nonnull forge_thread_state_for_read(void) { return forge_thread_state; }
+
+// Whether `state`, read with forge_thread_state_for_read, is a thread's
+// own state and not the placeholder: one comparison, where a null pointer
+// for the placeholder would cost the caller a second one.
+static inline bool forge_thread_state_is_made(const void *_Nonnull state) {
+  return state != (const void *)forge_unmade_thread_state;
+}
+
+// The calling thread's state, or null when it has none.
+static inline void *_Nullable forge_get_thread_state(void) {
+  void *state = forge_thread_state;
+  return state == (void *)forge_unmade_thread_state ? 0 : state;
+}
+
+// Sets the calling thread's state; null puts the placeholder back.
+static inline void forge_set_thread_state(void *_Nullable state) {
+  forge_thread_state = state ? state : (void *)forge_unmade_thread_state;
+}
+
+// The end of a lock-free hit of a class instance: retains the object that
+// `box` holds, then lets go of the hazard pointer `hazard` that protected
+// the box, and returns the object (+1). A function of its own, which a
+// hit's read jumps to last, so that the hit itself needs no frame to keep
+// the hazard pointer across the retain. Native Swift objects only (not
+// Objective-C ones): it calls swift_retain.
+void *_Nonnull forge_take_object(void *_Nonnull const *_Nonnull box, void *_Nullable *_Nonnull hazard);
 
 // Process-wide counters (ForgeCore's Gates), in one static block of their
 // own cache lines: a C global is read directly, where a Swift global goes
@@ -102,6 +160,13 @@ static inline void forge_set_thread_state(void *_Nullable state) { forge_thread_
 extern intptr_t forge_gate_words[16];
 
 static inline intptr_t *_Nonnull forge_gate_word(int index) { return &forge_gate_words[index]; }
+
+// The first gate word (ForgeCore's `Gates.activeOverrideScopes`) as a hit
+// reads it: a volatile load, which the compiler folds into the comparison
+// that uses it, where it keeps an atomic load apart (a load, then a test).
+// An aligned word's load is one instruction on every platform Swift runs
+// on; the hit needs no order from it (see `Gates.isDown`).
+static inline intptr_t forge_scope_gate_peek(void) { return *(volatile intptr_t *)&forge_gate_words[0]; }
 
 static inline intptr_t forge_counter_load(const intptr_t *_Nonnull counter) {
   return __atomic_load_n(counter, __ATOMIC_ACQUIRE);

@@ -22,8 +22,8 @@ struct RetiredBoxes {
 
   /// Takes the boxes no reader holds any more, to destroy after unlocking.
   mutating func reclaim() -> [RetiredBox] {
-    guard !boxes.isEmpty else { return [] }
-    let held = ThreadRecords.heldBoxes()
+    // No fence, no telling what readers hold: every box stays retired.
+    guard !boxes.isEmpty, let held = ThreadRecords.heldBoxes() else { return [] }
     var free: [RetiredBox] = []
     boxes.removeAll { entry in
       if held.contains(entry.box) { return false }
@@ -85,12 +85,15 @@ package enum ThreadRecords {
   /// How many threads have a record now; for tests.
   package static var count: Int { registry.lock.withLock { registry.records.count } }
 
-  /// Every box some live thread's hazard pointer holds now.
-  static func heldBoxes() -> Set<UnsafeMutableRawPointer> {
-    // A reader publishes its hazard pointer without a fence of its own (see
-    // forge_hazard_publish): this one makes every published pointer visible
-    // to the scan, or makes the reader see the cell's new value.
-    forge_heavy_fence()
+  /// Every box some live thread's hazard pointer holds now; nil when that
+  /// cannot be known (x86_64 Linux where the kernel refuses both of the
+  /// reclaimer's fences: see forge_heavy_fence).
+  static func heldBoxes() -> Set<UnsafeMutableRawPointer>? {
+    // On x86_64 Linux a reader publishes its hazard pointer without a fence
+    // of its own (see forge_hazard_publish): this one makes every published
+    // pointer visible to the scan, or makes the reader see the cell's new
+    // value.
+    guard forge_heavy_fence() != 0 else { return nil }
     return registry.lock.withLock {
       var held: Set<UnsafeMutableRawPointer> = []
       for record in registry.records {
@@ -128,9 +131,25 @@ package enum ThreadRecords {
 
   /// ``take(_:)`` in a function of its own, for a hit that ends with it:
   /// the hit then calls it last (a jump), and needs no frame of its own to
-  /// keep the read across the copy's retain.
+  /// keep the read across the copy's retain. A native class instance is
+  /// taken by `forge_take_object`, one function for every class (where
+  /// Objective-C objects may be read, by ``takeOutOfLine(_:)``).
+  @inlinable @inline(__always)
+  package func takeInFrameOfItsOwn<T>(_ type: T.Type) -> T {
+    #if !canImport(ObjectiveC)
+      // Both tests fold to constants where `T` is known.
+      if _canBeClass(T.self) == 1, MemoryLayout<T>.size == MemoryLayout<AnyObject>.size {
+        let object = forge_take_object(
+          UnsafeRawPointer(box).assumingMemoryBound(to: UnsafeMutableRawPointer.self), thread.pointee.hazard)
+        return unsafeBitCast(Unmanaged<AnyObject>.fromOpaque(object).takeRetainedValue(), to: T.self)
+      }
+    #endif
+    return takeOutOfLine(T.self)
+  }
+
+  /// ``take(_:)`` in a function of its own, for any `T`.
   @inlinable @inline(never)
-  package func takeInFrameOfItsOwn<T>(_ type: T.Type) -> T { take(T.self) }
+  package func takeOutOfLine<T>(_ type: T.Type) -> T { take(T.self) }
 
   /// Lends `body` the object that the instance (a `T`) holds in `field`,
   /// without copying it out (a retain and a release): the read keeps the
@@ -148,4 +167,40 @@ package enum ThreadRecords {
     return UnsafeRawPointer(box).load(fromByteOffset: offset, as: Unmanaged<Object>.self)
       ._withUnsafeGuaranteedRef(body)
   }
+}
+
+/// Which fence orders a reader's hazard pointer before a reclaimer's scan
+/// (see `forge_hazard_publish` and `forge_heavy_fence`), decided once per
+/// process. For tests and diagnostics.
+package enum HazardFences {
+  package enum Kind: Equatable {
+    /// Readers store their hazard pointers sequentially consistent; the
+    /// reclaimer needs only its own fence (every platform but x86_64 Linux).
+    case readers
+    /// x86_64 Linux: `membarrier`.
+    case membarrier
+    /// x86_64 Linux where the kernel refuses `membarrier`: a page's
+    /// protection taken away, which interrupts every processor.
+    case pageProtection
+    /// x86_64 Linux where both are refused: retired boxes are kept.
+    case none
+  }
+
+  /// The fence this process uses.
+  package static var kind: Kind {
+    switch forge_heavy_fence_kind() {
+    case 0: .readers
+    case 1: .membarrier
+    case 2: .pageProtection
+    default: .none
+    }
+  }
+
+  /// Makes this process use the page's protection where it would use
+  /// `membarrier`, so that a test runs the fallback; only before anything
+  /// has read lock-free (a process of its own). Whether it now does.
+  package static func usePageProtectionForTesting() -> Bool { forge_fences_use_page_for_testing() != 0 }
+
+  /// Runs the reclaimer's fence once; false when there is none.
+  package static func fenceEveryThread() -> Bool { forge_heavy_fence() != 0 }
 }

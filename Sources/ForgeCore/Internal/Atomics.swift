@@ -87,9 +87,16 @@ import CForgeAtomics
   /// ```
   @inlinable @inline(__always)
   package static var isClearForThisTask: Bool {
-    let raised = activeOverrideScopes.value
-    return raised == 0 || isRaisedOnlyForOtherTasks(raised)
+    isDown || isRaisedOnlyForOtherTasks(activeOverrideScopes.value)
   }
+
+  /// Whether ``activeOverrideScopes`` is 0, as a hit asks it: one
+  /// comparison with the word in memory (`forge_scope_gate_peek`), where an
+  /// atomic load would be a load and a test. No order is needed from it: a
+  /// task that raises the gate does so before anything it runs reads it,
+  /// and what a read loads before it is used only when the gate was down.
+  @inlinable @inline(__always)
+  package static var isDown: Bool { forge_scope_gate_peek() == 0 }
 
   /// The second answer of ``isClearForThisTask``, out of line, for the gate
   /// as it was `raised`: no scope is live anywhere (this task's own would

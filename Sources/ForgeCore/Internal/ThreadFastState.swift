@@ -6,6 +6,13 @@ import CForgeAtomics
 /// thread writes it; stores read the hazard pointers atomically, through the
 /// context's copy of their address.
 @usableFromInline package struct ThreadFastState {
+  /// Whether no lock-free read may serve this thread now: it is capturing
+  /// (``isCapturing``), or its innermost build records what it resolves
+  /// (not ``recordsNothing``). One byte, so that a hit tests one flag where
+  /// it tested two and a depth; the first stored property, at offset 0,
+  /// where the placeholder a thread without state reads has its byte set
+  /// (`forge_unmade_thread_state`; see ``ResolutionContext/fastReader``).
+  @usableFromInline package private(set) var skipsFastReads = false
   /// The published box this thread is reading, if any; the words after it
   /// are the override hazard pointers (``overrideHazard``).
   @usableFromInline package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -34,7 +41,9 @@ import CForgeAtomics
   package var holdsOverrideAcrossBuild: Bool { buildDepth < Self.heldOverrideDepths }
   /// Set while the thread reads a property in key-capture mode or
   /// validates a container: either way no lock-free shortcut applies.
-  @usableFromInline package var isCapturing = false
+  @usableFromInline package var isCapturing = false {
+    didSet { skipsFastReads = isCapturing || !recordsNothing }
+  }
   /// How many builds are in progress on this thread: the number of frames.
   @usableFromInline package internal(set) var buildDepth = 0
   /// The builds in progress, outermost first, in raw memory so that pushing
@@ -60,18 +69,27 @@ import CForgeAtomics
     /// Whether this build records its dependencies, and where in its
     /// context's recorded list they start.
     @usableFromInline package var recordsDependencies: Bool
+    /// The thread's ``skipsFastReads`` before this frame was pushed, which
+    /// its pop puts back (in the padding after the flag above).
+    @usableFromInline var skippedFastReads: Bool
     @usableFromInline package var dependenciesStart: Int
 
     @inlinable
-    init(slot: Unmanaged<AnySlot>, scopeDepth: Int, recordsDependencies: Bool, dependenciesStart: Int) {
+    init(
+      slot: Unmanaged<AnySlot>, scopeDepth: Int, recordsDependencies: Bool, skippedFastReads: Bool,
+      dependenciesStart: Int
+    ) {
       self.slot = slot
       self.scopeDepth = scopeDepth
       self.recordsDependencies = recordsDependencies
+      self.skippedFastReads = skippedFastReads
       self.dependenciesStart = dependenciesStart
     }
   }
 
   init() {
+    // The placeholder's set byte stands for this one (see skipsFastReads).
+    precondition(MemoryLayout<ThreadFastState>.offset(of: \.skipsFastReads) == 0)
     // Every read writes a hazard pointer twice: lines of their own.
     hazard = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: Self.hazardCount)
     hazard.initialize(repeating: nil, count: Self.hazardCount)
@@ -132,16 +150,22 @@ import CForgeAtomics
         slot: slot,
         scopeDepth: 0,
         recordsDependencies: dependenciesStart != nil,
+        skippedFastReads: skipsFastReads,
         dependenciesStart: dependenciesStart ?? 0
       )
     )
     buildDepth &+= 1
+    skipsFastReads = dependenciesStart != nil || isCapturing
   }
 
   @inlinable
   package mutating func pop() -> BuildFrame {
     buildDepth &-= 1
-    return frames[buildDepth]
+    let frame = frames[buildDepth]
+    // A capture starts and ends inside the builds around it, so what held
+    // before the push holds again.
+    skipsFastReads = frame.skippedFastReads
+    return frame
   }
 
   @usableFromInline

@@ -174,6 +174,11 @@ import CForgeAtomics
   /// known builds with the slot at once. (Not the slot and the thread's
   /// state as payload: the hit would need a register more, and a frame.)
   case unpublished
+  /// The thread may not read lock-free now (``ResolutionContext/fastReader``):
+  /// it has no state yet or is capturing (the general path), or a build in
+  /// progress on it records what it reads (as ``cached``). Told apart by
+  /// the miss, so that the hit tests one flag.
+  case skipped
 }
 
 /// A slot key that stands for an object, for dialects whose keys are
@@ -293,16 +298,55 @@ extension SlotStore where Key == IdentityKey {
     // The fast serial matches no cached slot while anything holds the
     // store on its general path (see ``fastSerial``).
     let storeSerial = fastSerial
-    guard Gates.activeOverrideScopes.value == 0, let found = life.cachedSlot(inStore: storeSerial) else {
+    guard Gates.isDown, let found = life.cachedSlot(inStore: storeSerial) else {
       return missed(storeSerial == KeySerial.none ? .general : .unread)
     }
-    guard let thread = ResolutionContext.currentFastIfMade, !thread.pointee.isCapturing
-    else { return missed(.general) }
-    guard thread.pointee.recordsNothing else { return missed(.cached) }
+    guard let thread = ResolutionContext.fastReader else { return missed(.skipped) }
     guard let box = thread.pointee.beginRead(found.cell) else {
       return missed(.unpublished)
     }
     return PublishedRead(box: box, thread: thread).takeInFrameOfItsOwn(T.self)
+  }
+
+  /// What a read of the object whose life is `life` serves while overrides
+  /// are installed on the store (``resolveCachedObject(serial:life:as:missed:)``
+  /// missed with ``ObjectReadMiss/general``), in its common cases: the
+  /// slot's container-wide override, or the published instance of a slot
+  /// not overridden, found through the slot the object caches for this
+  /// store, without the table; else nil, and the caller goes on with
+  /// ``resolveCachedObjectMissed(_:serial:life:key:lifetime:name:factory:)``.
+  /// For a dialect's miss of its own, small and out of line, so that an
+  /// overridden read sets up none of the general path's closures.
+  ///
+  /// ```swift
+  /// if let value = try store.servedPastObjectOverrides(
+  ///   serial: provider.keySerial, life: provider.keyLife, as: T.self)
+  /// {
+  ///   return value
+  /// }
+  /// ```
+  @inlinable @inline(__always)
+  package func servedPastObjectOverrides<T>(serial keySerial: UInt, life: KeyLife, as type: T.Type) throws -> T? {
+    // Not while an observer or a parked key read holds the general path.
+    let overrides = overrideCount.value
+    guard Gates.isDown, overrides != 0, overrides < Self.observerWeight,
+      let thread = ResolutionContext.fastReader
+    else { return nil }
+    // A cached slot holds the object's type: it was checked when cached.
+    // The object may cache another store's slot: then the table's.
+    guard
+      let found = life.cachedSlot(inStore: serial)
+        ?? typedEntry(bits: SlotKeyBits(serial: keySerial), as: T.self, comparingType: true).map(CachedSlot.init)
+    else { return nil }
+    let slot = found.slot
+    if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
+      return value
+    }
+    // Not overridden: its published instance, if it has one.
+    guard slot._withUnsafeGuaranteedRef({ $0.overrideCell.pointee == nil }),
+      let box = thread.pointee.beginRead(found.cell)
+    else { return nil }
+    return PublishedRead(box: box, thread: thread).take(T.self)
   }
 
   /// ``resolveObjectMissed(_:serial:key:lifetime:name:factory:)`` after
@@ -333,6 +377,11 @@ extension SlotStore where Key == IdentityKey {
     case .general:
       return try missed(known: nil)
     case .cached:
+      return try missed(known: life.cachedSlot(inStore: self.serial)?.slot)
+    case .skipped:
+      guard let thread = ResolutionContext.currentFastIfMade, !thread.pointee.isCapturing else {
+        return try missed(known: nil)
+      }
       return try missed(known: life.cachedSlot(inStore: self.serial)?.slot)
     case .unpublished:
       return try buildUnpublished(life: life, lifetime: lifetime(), factory: factory) {
@@ -405,8 +454,7 @@ extension SlotStore where Key == IdentityKey {
   /// handle in place.
   @inlinable @inline(__always)
   package func beginPublishedObjectRead<T>(serial: UInt, life: KeyLife, as type: T.Type) -> PublishedRead? {
-    let thread = ResolutionContext.currentFast
-    guard thread.pointee.recordsNothing, Gates.isClearForThisTask,
+    guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
       let found = objectSlot(serial: serial, life: life, as: T.self, in: thread),
       let box = thread.pointee.beginRead(found.cell)
     else { return nil }

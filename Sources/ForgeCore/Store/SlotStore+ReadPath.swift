@@ -33,13 +33,18 @@ extension SlotStore {
     comparingType: Bool,
     in thread: UnsafeMutablePointer<ThreadFastState>
   ) -> SlotTableEntry? {
-    // The fast path's table: nil while anything holds the store on its
-    // general path (see ``fastTableCell``).
-    guard !thread.pointee.isCapturing,
-      let bits,
-      let entry = typedEntry(bits: bits, as: T.self, comparingType: comparingType, in: fastTableCell)
-    else { return nil }
-    return entry
+    guard !thread.pointee.isCapturing else { return nil }
+    return fastEntry(bits: bits, as: T.self, comparingType: comparingType)
+  }
+
+  /// The entry for `bits` of the fast path's table, when it holds a `T`:
+  /// nil while anything holds the store on its general path (see
+  /// ``fastTableCell``). The caller checked that the thread is not
+  /// capturing.
+  @inlinable @inline(__always)
+  func fastEntry<T>(bits: SlotKeyBits?, as type: T.Type, comparingType: Bool) -> SlotTableEntry? {
+    guard let bits else { return nil }
+    return typedEntry(bits: bits, as: T.self, comparingType: comparingType, in: fastTableCell)
   }
 
   /// The entry for `bits` of the table published in `cell` (the store's
@@ -95,9 +100,8 @@ extension SlotStore {
   /// ```
   @inlinable @inline(__always)
   package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type, comparingType: Bool) -> PublishedRead? {
-    let thread = ResolutionContext.currentFast
-    guard thread.pointee.recordsNothing,
-      let entry = knownEntry(bits: bits, as: T.self, comparingType: comparingType, in: thread),
+    guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
+      let entry = fastEntry(bits: bits, as: T.self, comparingType: comparingType),
       let box = thread.pointee.beginRead(entry.cell)
     else { return nil }
     return PublishedRead(box: box, thread: thread)
@@ -111,7 +115,9 @@ extension SlotStore {
   /// read found one, so that the miss does not look the key up again.
   ///
   /// It starts with the thread's state as the thread-local holds it: a
-  /// thread's first resolution is a miss, and the miss makes the state.
+  /// thread's first resolution is a miss, and the miss makes the state. A
+  /// thread whose innermost build records what it resolves misses without
+  /// an entry: the general path records the read.
   /// A dialect calls its miss in a function of its own, out of line and
   /// with few arguments: the hit then needs only a small frame (the
   /// general path's arguments and closures are set up there).
@@ -125,14 +131,17 @@ extension SlotStore {
   package func publishedValue<T>(bits: SlotKeyBits?, as type: T.Type, known: inout SlotTableEntry?) -> T? {
     // The gates first: a raised gate asks the task, out of line, and
     // nothing the read loads is held across that call.
-    guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade,
-      let entry = entryPastGates(bits: bits, as: T.self, comparingType: true, in: thread)
+    guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
+      let entry = fastEntry(bits: bits, as: T.self, comparingType: true)
     else { return nil }
-    if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(entry.cell) {
-      return PublishedRead(box: box, thread: thread).take(T.self)
+    guard let box = thread.pointee.beginRead(entry.cell) else {
+      known = entry
+      return nil
     }
-    known = entry
-    return nil
+    // In place: the callers' hits keep a frame for their misses anyway, and
+    // a resolution where `T` is not known (through a protocol) would look
+    // up `Optional<T>`'s metadata to call out.
+    return PublishedRead(box: box, thread: thread).take(T.self)
   }
 
   /// A transient's instance, built at once with `factory` on the calling
@@ -157,8 +166,8 @@ extension SlotStore {
     factory: () throws -> T,
     otherwise missed: () throws -> T
   ) throws -> T {
-    guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade, thread.pointee.recordsNothing,
-      let entry = entryPastGates(bits: bits, as: T.self, comparingType: true, in: thread)
+    guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
+      let entry = fastEntry(bits: bits, as: T.self, comparingType: true)
     else { return try missed() }
     return try buildTransientAtOnce(
       entry.slot, lifetime: .transient, factory: factory, thread: thread, recordsNothing: true, otherwise: missed)
@@ -167,7 +176,8 @@ extension SlotStore {
   /// What the lock-free path would serve for `bits` on this thread, or nil
   /// when it would take the locked path. For tests and introspection.
   package func published<T>(bits: SlotKeyBits, as type: T.Type) -> T? {
-    beginPublishedRead(bits: bits, as: T.self, comparingType: true)?.take(T.self)
+    _ = ResolutionContext.currentFast  // a thread's first read makes its state: not a reason to miss
+    return beginPublishedRead(bits: bits, as: T.self, comparingType: true)?.take(T.self)
   }
 
   /// Resolves `key`, building with `factory` when no override applies and no
@@ -213,7 +223,9 @@ extension SlotStore {
       return try general(known: nil)
     }
     let slot = entry.slot
-    if thread.pointee.recordsNothing, Gates.activeOverrideScopes.value == 0 {
+    // Not capturing (above): the flag says whether a build records.
+    let recordsNothing = !thread.pointee.skipsFastReads
+    if recordsNothing, Gates.isDown {
       // One load: the overrides, and any observer (see observerWeight).
       let overrides = overrideCount.value
       if overrides == 0 {
@@ -228,7 +240,7 @@ extension SlotStore {
       } else if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
         return value
       }
-    } else if thread.pointee.recordsNothing, overrideCount.value == 0 {
+    } else if recordsNothing, overrideCount.value == 0 {
       return try servedInScope(slot, cell: entry.cell, isKept: lifetime.isStored, as: T.self, thread: thread) {
         try general(known: slot)
       }
@@ -306,9 +318,9 @@ extension SlotStore {
   ) throws -> T? {
     // Not while an observer or a parked key read holds the general path.
     let overrides = overrideCount.value
-    guard Gates.activeOverrideScopes.value == 0, overrides != 0, overrides < Self.observerWeight,
-      let thread = ResolutionContext.currentFastIfMade, thread.pointee.recordsNothing, !thread.pointee.isCapturing,
-      let bits, let entry = typedEntry(bits: bits, as: T.self, comparingType: true)
+    guard Gates.isDown, overrides != 0, overrides < Self.observerWeight,
+      let thread = ResolutionContext.fastReader, let bits,
+      let entry = typedEntry(bits: bits, as: T.self, comparingType: true)
     else { return nil }
     let slot = entry.slot
     if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
