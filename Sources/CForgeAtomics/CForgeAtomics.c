@@ -116,18 +116,6 @@ int forge_heavy_fence(void) {
 #endif
 }
 
-// Part of the Swift runtime's stable ABI (swift/Runtime/HeapObject.h): a
-// strong retain of a native object, which it returns.
-extern void *swift_retain(void *object);
-
-void *forge_take_object(void *const *box, void **hazard) {
-  void *object = swift_retain(*box);
-  // After the retain: once the hazard pointer is clear, a reclaimer may
-  // free the box and release what it held.
-  forge_hazard_clear(hazard);
-  return object;
-}
-
 // Part of the Swift runtime's stable ABI (swift/Runtime/Metadata.h).
 extern const void *swift_conformsToProtocol(const void *type, const void *protocol);
 

@@ -19,9 +19,15 @@
 /// same fetcher works; a cycle stops with a message naming every service on
 /// the path.
 public final class Fetcher: Sendable {
-  @usableFromInline let store = SlotStore<IdentityKey>()
+  @usableFromInline let store: SlotStore<IdentityKey>
+  /// The store's ``SlotStore/fastSerialWord``, kept here so that a hit
+  /// reads it without going through the store.
+  @usableFromInline let fastSerialWord: FastSerialWord
 
-  init() {}
+  init() {
+    store = SlotStore()
+    fastSerialWord = store.fastSerialWord
+  }
 
   /// A fetcher without overrides.
   public static func createDefault() -> Fetcher { Fetcher() }
@@ -39,7 +45,9 @@ public final class Fetcher: Sendable {
     // once it is gone, the fetcher may drop its slot, which the engine reads
     // unretained.
     defer { withExtendedLifetime(service as AnyObject) {} }
-    return store.resolveCachedObject(serial: service.keySerial, life: service.keyLife, as: T.self) { miss in
+    return store.resolveCachedObject(
+      serial: service.keySerial, life: service.keyLife, as: T.self, fastSerialWord: fastSerialWord
+    ) { miss in
       if case .general = miss { return Self.fetchOverridden(self, service) }
       return Self.fetchMissed(self, service, miss)
     }

@@ -17,10 +17,16 @@
 /// instance. A provider cycle stops with a message naming every provider on
 /// the path — the API cannot throw.
 public final class SwiftPod: ProviderResolver {
-  @usableFromInline let store = SlotStore<IdentityKey>()
+  @usableFromInline let store: SlotStore<IdentityKey>
+  /// The store's ``SlotStore/fastSerialWord``, kept here so that a hit
+  /// reads it without going through the store.
+  @usableFromInline let fastSerialWord: FastSerialWord
 
   /// Creates an empty pod.
-  public init() {}
+  public init() {
+    store = SlotStore()
+    fastSerialWord = store.fastSerialWord
+  }
 
   @inlinable @inline(__always)
   public func resolve<T>(_ provider: Provider<T>) -> T {
@@ -31,7 +37,9 @@ public final class SwiftPod: ProviderResolver {
     // once it is gone, the pod may drop its slot, which the engine reads
     // unretained.
     defer { withExtendedLifetime(provider as AnyObject) {} }
-    return store.resolveCachedObject(serial: provider.keySerial, life: provider.keyLife, as: T.self) { miss in
+    return store.resolveCachedObject(
+      serial: provider.keySerial, life: provider.keyLife, as: T.self, fastSerialWord: fastSerialWord
+    ) { miss in
       // Known at each of the read's exits, so each jumps to its own miss.
       // Static, with the pod an ordinary argument: a method would take it
       // in the register that carries `self`, which the hit would then have

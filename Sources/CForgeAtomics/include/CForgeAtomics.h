@@ -146,14 +146,6 @@ static inline void forge_set_thread_state(void *_Nullable state) {
   forge_thread_state = state ? state : (void *)forge_unmade_thread_state;
 }
 
-// The end of a lock-free hit of a class instance: retains the object that
-// `box` holds, then lets go of the hazard pointer `hazard` that protected
-// the box, and returns the object (+1). A function of its own, which a
-// hit's read jumps to last, so that the hit itself needs no frame to keep
-// the hazard pointer across the retain. Native Swift objects only (not
-// Objective-C ones): it calls swift_retain.
-void *_Nonnull forge_take_object(void *_Nonnull const *_Nonnull box, void *_Nullable *_Nonnull hazard);
-
 // Process-wide counters (ForgeCore's Gates), in one static block of their
 // own cache lines: a C global is read directly, where a Swift global goes
 // through a swift_once check on every access.

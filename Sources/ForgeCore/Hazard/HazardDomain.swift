@@ -110,17 +110,27 @@ package enum ThreadRecords {
 @usableFromInline package struct PublishedRead {
   /// The instance's address.
   @usableFromInline package let box: UnsafeMutableRawPointer
-  @usableFromInline let thread: UnsafeMutablePointer<ThreadFastState>
+  /// The hazard pointer that holds it (the thread's ``ThreadFastState/hazard``).
+  @usableFromInline let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
   @inlinable
   init(box: UnsafeMutableRawPointer, thread: UnsafeMutablePointer<ThreadFastState>) {
+    self.init(box: box, hazard: thread.pointee.hazard)
+  }
+
+  /// A read taken under `hazard` (``ThreadFastState/beginHeldRead(_:hazard:)``):
+  /// a caller that loaded the thread's hazard pointer for the read passes
+  /// it on, where loading it again after the read's stores would cost a
+  /// load (the compiler cannot tell that they left it alone).
+  @inlinable
+  init(box: UnsafeMutableRawPointer, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
     self.box = box
-    self.thread = thread
+    self.hazard = hazard
   }
 
   /// Lets go of the instance; call once it is copied out.
   @inlinable
-  package func end() { thread.pointee.endRead() }
+  package func end() { forge_hazard_clear(hazard) }
 
   /// Copies the instance out as `T` (the slot's type) and lets go of it.
   @inlinable @inline(__always)
@@ -128,28 +138,6 @@ package enum ThreadRecords {
     defer { end() }
     return box.assumingMemoryBound(to: T.self).pointee
   }
-
-  /// ``take(_:)`` in a function of its own, for a hit that ends with it:
-  /// the hit then calls it last (a jump), and needs no frame of its own to
-  /// keep the read across the copy's retain. A native class instance is
-  /// taken by `forge_take_object`, one function for every class (where
-  /// Objective-C objects may be read, by ``takeOutOfLine(_:)``).
-  @inlinable @inline(__always)
-  package func takeInFrameOfItsOwn<T>(_ type: T.Type) -> T {
-    #if !canImport(ObjectiveC)
-      // Both tests fold to constants where `T` is known.
-      if _canBeClass(T.self) == 1, MemoryLayout<T>.size == MemoryLayout<AnyObject>.size {
-        let object = forge_take_object(
-          UnsafeRawPointer(box).assumingMemoryBound(to: UnsafeMutableRawPointer.self), thread.pointee.hazard)
-        return unsafeBitCast(Unmanaged<AnyObject>.fromOpaque(object).takeRetainedValue(), to: T.self)
-      }
-    #endif
-    return takeOutOfLine(T.self)
-  }
-
-  /// ``take(_:)`` in a function of its own, for any `T`.
-  @inlinable @inline(never)
-  package func takeOutOfLine<T>(_ type: T.Type) -> T { take(T.self) }
 
   /// Lends `body` the object that the instance (a `T`) holds in `field`,
   /// without copying it out (a retain and a release): the read keeps the

@@ -149,6 +149,16 @@ extension SlotStore {
   @inlinable @inline(__always)
   var fastSerial: UInt { UInt(bitPattern: forge_counter_load(overrideCount.word + 2)) }
 
+  /// Where ``fastSerial`` lives, for a dialect to keep beside its store:
+  /// its hit then reads the serial with one load fewer (the store's
+  /// reference). Valid as long as the store lives.
+  @inlinable
+  package var fastSerialWord: FastSerialWord { FastSerialWord(word: overrideCount.word + 2) }
+
+  /// ``fastSerial`` read from its word (``fastSerialWord``).
+  @inlinable @inline(__always)
+  static func fastSerial(in word: FastSerialWord) -> UInt { UInt(bitPattern: forge_counter_load(word.word)) }
+
   /// Whether the fast path's words say what the override count and the
   /// published table say now; for tests, when no change is in progress.
   package var fastPathAgrees: Bool {
@@ -224,4 +234,15 @@ extension SlotStore: ParkedReadHost {
   // general path, as an observer does.
   package func generalPathBegan() { changeOverrideCount(by: Self.observerWeight) }
   package func generalPathEnded() { changeOverrideCount(by: -Self.observerWeight) }
+}
+
+/// Where a store keeps its ``SlotStore/fastSerial``, for a dialect to keep
+/// beside the store (see ``SlotStore/fastSerialWord``).
+@usableFromInline package struct FastSerialWord: @unchecked Sendable {
+  // @unchecked: the word is read only with atomic loads, and written only
+  // under its store's lock with atomic stores.
+  @usableFromInline let word: UnsafeMutablePointer<Int>
+
+  @inlinable
+  init(word: UnsafeMutablePointer<Int>) { self.word = word }
 }

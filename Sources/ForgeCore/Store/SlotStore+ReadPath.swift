@@ -134,14 +134,12 @@ extension SlotStore {
     guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
       let entry = fastEntry(bits: bits, as: T.self, comparingType: true)
     else { return nil }
-    guard let box = thread.pointee.beginRead(entry.cell) else {
+    let hazard = thread.pointee.hazard
+    guard let box = thread.pointee.beginHeldRead(entry.cell, hazard: hazard) else {
       known = entry
       return nil
     }
-    // In place: the callers' hits keep a frame for their misses anyway, and
-    // a resolution where `T` is not known (through a protocol) would look
-    // up `Optional<T>`'s metadata to call out.
-    return PublishedRead(box: box, thread: thread).take(T.self)
+    return PublishedRead(box: box, hazard: hazard).take(T.self)
   }
 
   /// A transient's instance, built at once with `factory` on the calling
