@@ -57,7 +57,14 @@ SCALE_RATIO_TODAY = 3.0
 # What the engine reaches today where it misses those budgets: CI fails if a
 # change makes it worse (see Benchmarks/README.md, "Instruction counts").
 # Tightened on 5521639 (hits 193-210, transient builds up to 774, 2.11x).
-HIT_EXTRA_TODAY = 100
+# Tightened again (from 100) on 2026-11-28, when the hit came to test one
+# thread flag, stopped testing a process-wide word for its fences, and (in
+# SwiftPod and DependencyFetcher) jumped to misses that take the container
+# as an ordinary argument: hits 147 (SwiftPod, within issue 10's + 40
+# with its provider a `let` of main.swift; 155 in a `static let`), 155,
+# 169 and 170 against the hand-written 113. A change of code
+# layout moves the counts by a few (function merging, register choice).
+HIT_EXTRA_TODAY = 62
 # A transient build is held to issue 10's budget with --today too: every
 # dialect meets it. SwiftPod's since a transient whose slot is cached
 # builds in a small function of its own (590 -> 544, hand-written 367).
@@ -206,8 +213,10 @@ ASYNC_HIT_RATIO = 2.0
 # became one field, so that the property returns it in registers (643 ->
 # 635). ForgeInject's lowered (from 556) when its async key became a
 # tagged type identity and its read stopped comparing the handle's type,
-# two lookups of generic metadata fewer (534 -> 520).
-ASYNC_HIT_LEVEL_TODAY = {"forge": 650, "forgeinject": 540, "swiftpod": 530, "fetcher": 530}
+# two lookups of generic metadata fewer (534 -> 520). All four lowered
+# (from 650, 540, 530, 530) when the published reads under them came to
+# test one thread flag and no fence word (2026-11-28: 617, 507, 504, 504).
+ASYNC_HIT_LEVEL_TODAY = {"forge": 630, "forgeinject": 520, "swiftpod": 515, "fetcher": 515}
 # Issue 13: the same cached async hit, awaited from a function that runs on
 # its caller's executor (`nonisolated(nonsending)`, the default under Swift
 # 6.2's approachable concurrency). The dialects' async entry points run on
@@ -231,8 +240,12 @@ ASYNC_HIT_LEVEL_TODAY = {"forge": 650, "forgeinject": 540, "swiftpod": 530, "fet
 # handle came back from the property in registers (474 -> 466).
 # ForgeInject's lowered (from 380) to 2x its hit, which it meets again
 # since its async key became a tagged type identity and its read stopped
-# comparing the handle's type (364 -> 351).
-ASYNC_HIT_IN_PLACE_LEVEL = {"forge": 480, "forgeinject": 362, "swiftpod": 352, "fetcher": 352}
+# comparing the handle's type (364 -> 351). All four lowered (from 480,
+# 362, 352, 352) on 2026-11-28 with the synchronous hit's changes (448,
+# 341, 331, 331); the 2x target tightened with the cheaper hits, so
+# ForgeInject (341 against 340), SwiftPod and DependencyFetcher (331
+# against 294 and 310) miss it again.
+ASYNC_HIT_IN_PLACE_LEVEL = {"forge": 460, "forgeinject": 350, "swiftpod": 340, "fetcher": 340}
 # Issue 13: 64 tasks first read an async singleton of a fresh container
 # (one build), per iteration, against a task started under a lock by hand.
 # No budget in the issue; CI holds instructions to today's level + 3 % (runs
@@ -425,6 +438,13 @@ def main():
                 ok = instructions <= budget
                 limit = f"≤ {budget:.0f}"
             record(scenario, system, instructions, mallocs, limit, ok)
+        if scenario == "hit":
+            # SwiftPod's hit with its provider in a `static let`, as apps
+            # declare providers outside `main.swift`: read for what the
+            # lazy initialiser's check costs, held to nothing.
+            instructions, mallocs = per_operation("hit", "swiftpod-static")
+            rows.append(("hit", "swiftpod-static", instructions, mallocs,
+                         "none (the provider in a lazily initialised `static let`)", ""))
 
     def held_to_levels(scenario, levels, base=BASE, step=STEP):
         """The hand-written row, then each system held to its level: at most

@@ -81,6 +81,12 @@ final class InstructionContainer: Container, @unchecked Sendable {
 }
 
 let podLeaf = Provider { _ in Leaf() }
+/// A provider as apps declare one outside `main.swift` (here a `static
+/// let`): Swift initialises it lazily, so each read checks it first, as
+/// DependencyFetcher's `static let` services are.
+enum LazyProviders {
+  static let leaf = Provider { _ in Leaf() }
+}
 let podTransientLeaf = Provider(scope: AlwaysCreateNewScope()) { _ in TransientLeaf() }
 let podTransientMarker = Provider(scope: AlwaysCreateNewScope()) { _ -> any TransientMarker in TransientLeaf() }
 let podChainC = Provider { _ in ChainC() }
@@ -113,6 +119,7 @@ nonisolated(unsafe) var markerSink: (any TransientMarker)?  // as `sink`
 @inline(never) func hitForge(_ container: InstructionContainer) -> Leaf { container.leaf }
 @inline(never) func hitForgeInject(_ container: ForgeContainer) -> Leaf { try! container.resolve() }
 @inline(never) func hitSwiftPod(_ pod: SwiftPod) -> Leaf { pod.resolve(podLeaf) }
+@inline(never) func hitSwiftPodLazy(_ pod: SwiftPod) -> Leaf { pod.resolve(LazyProviders.leaf) }
 @inline(never) func hitFetcher(_ fetcher: Fetcher) -> Leaf { fetcher.fetch(.instructionLeaf) }
 // The scaling curve's hits, from providers and services kept for the
 // process.
@@ -390,6 +397,7 @@ case ("hit", "hand"): for _ in 0..<count { blackHole(hitHand(hand)) }
 case ("hit", "forge"): for _ in 0..<count { blackHole(hitForge(container)) }
 case ("hit", "forgeinject"): for _ in 0..<count { blackHole(hitForgeInject(forgeInject)) }
 case ("hit", "swiftpod"): for _ in 0..<count { blackHole(hitSwiftPod(pod)) }
+case ("hit", "swiftpod-static"): for _ in 0..<count { blackHole(hitSwiftPodLazy(pod)) }
 case ("hit", "fetcher"): for _ in 0..<count { blackHole(hitFetcher(fetcher)) }
 case ("hit-off", "forge"):
   _ = container.leaf
