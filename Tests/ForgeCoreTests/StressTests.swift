@@ -30,6 +30,46 @@ final class Stamped: Sendable {
   init(_ stamp: Int) { self.stamp = stamp }
 }
 
+/// Counts its instances made and gone, so that a test can tell that every
+/// box a clear retired was freed.
+final class Tracked: Sendable {
+  static let made = Counter()
+  static let gone = Counter()
+  init() { Self.made.increment() }
+  deinit { Self.gone.increment() }
+}
+
+/// Three threads read two kept instances while a fourth clears them, for
+/// `seconds`: each reader must copy out an instance that is still alive
+/// (`wrong` counts the reads that did not). `kept` is how many instances
+/// were made and not yet released once the readers are gone and one more
+/// clear has run, with the store still alive (its end would free every
+/// retired box regardless).
+func readWhileClearing(seconds: Double) -> (wrong: Int, clears: Int, kept: Int) {
+  let store = SlotStore<Int>()
+  let done = Signal()
+  let deadline = now() + seconds
+  let clears = Counter()
+  let clearer = RealThread {
+    while now() < deadline {
+      store.clearStored { _ in true }
+      clears.increment()
+    }
+    done.raise()
+  }
+  let wrong = Counter()
+  onThreads(3) { thread in
+    while !done.isRaised {
+      let value = try! store.resolve(thread % 2, lifetime: .singleton, name: "k") { (Stamped(7), Tracked()) }
+      if value.0.stamp != 7 { wrong.increment() }
+    }
+  }
+  clearer.join()
+  // No reader is left: this clear's reclaim frees every box retired.
+  store.clearStored { _ in true }
+  return withExtendedLifetime(store) { (wrong.count, clears.count, Tracked.made.count - Tracked.gone.count) }
+}
+
 /// Serialized: each scenario blocks the thread of the cooperative pool it
 /// runs on for its whole length (it joins real threads), and with two or
 /// more at once on a two-core machine, the pool would have no thread left
@@ -100,27 +140,10 @@ struct StressTests {
     // A reader that released its hazard pointer before retaining what it
     // copied out of the box could retain an instance a clear had just freed
     // (a crash, or an instance served after its deinit ran).
-    let store = SlotStore<Int>()
-    let done = Signal()
-    let deadline = now() + stressSeconds
-    let clears = Counter()
-    let clearer = RealThread {
-      while now() < deadline {
-        store.clearStored { _ in true }
-        clears.increment()
-      }
-      done.raise()
-    }
-    let wrong = Counter()
-    onThreads(3) { thread in
-      while !done.isRaised {
-        let value = try! store.resolve(thread % 2, lifetime: .singleton, name: "k") { Stamped(7) }
-        if value.stamp != 7 { wrong.increment() }
-      }
-    }
-    clearer.join()
-    #expect(wrong.count == 0)
-    #expect(clears.count > 0)
+    let (wrong, clears, kept) = readWhileClearing(seconds: stressSeconds)
+    #expect(wrong == 0)
+    #expect(clears > 0)
+    #expect(kept == 0, "every box the clears retired is freed once no reader holds it")
   }
 
   @Test("a clear is never lost to a build in flight: what a resolution after it returns was built after it began")
