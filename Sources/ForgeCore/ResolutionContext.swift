@@ -147,8 +147,7 @@ import CForgeAtomics
   /// The context of the calling thread if it has one already; never allocates.
   @inline(__always)
   package static var currentIfPresent: ResolutionContext? {
-    guard let raw = forge_get_thread_state() else { return nil }
-    return raw.assumingMemoryBound(to: ThreadFastState.self).pointee.owner
+    currentFastIfMade?.pointee.owner
   }
 
   /// The slots under construction, outermost first. Retained copies, for a

@@ -135,12 +135,6 @@ static inline bool forge_thread_state_is_made(const void *_Nonnull state) {
   return state != (const void *)forge_unmade_thread_state;
 }
 
-// The calling thread's state, or null when it has none.
-static inline void *_Nullable forge_get_thread_state(void) {
-  void *state = forge_thread_state;
-  return state == (void *)forge_unmade_thread_state ? 0 : state;
-}
-
 // Sets the calling thread's state; null puts the placeholder back.
 static inline void forge_set_thread_state(void *_Nullable state) {
   forge_thread_state = state ? state : (void *)forge_unmade_thread_state;

@@ -178,7 +178,7 @@ import CForgeAtomics
   }
 
   /// Takes hold of the box published in `cell`, under this thread's hazard
-  /// pointer, until ``endRead()``. Nil when nothing is published.
+  /// pointer, until ``PublishedRead/end()``. Nil when nothing is published.
   @inlinable
   package func beginRead(_ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
     beginHeldRead(cell, hazard: hazard)
@@ -203,11 +203,5 @@ import CForgeAtomics
   @inlinable
   package func endHeldRead(hazard pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
     forge_hazard_clear(pointer)
-  }
-
-  /// Lets go of the box taken by ``beginRead(_:)``.
-  @inlinable
-  package func endRead() {
-    forge_hazard_clear(hazard)
   }
 }
