@@ -3,6 +3,7 @@
 // forge_hazard_publish.
 #include "CForgeAtomics.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 
 #if defined(__linux__)
@@ -208,3 +209,5 @@ int forge_is_on_main_actor(void) {
   if (current.identity == 0 && forge_is_main_thread()) return 1;
   return swift_task_isCurrentExecutorWithFlags(main.identity, main.implementation, 0);
 }
+
+void forge_yield(void) { sched_yield(); }

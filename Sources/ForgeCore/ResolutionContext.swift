@@ -35,24 +35,23 @@ import CForgeAtomics
   /// memory so that reading it retains nothing.
   package let fast: UnsafeMutablePointer<ThreadFastState>
 
-  /// This thread's hazard pointers (``ThreadFastState/hazardCount`` words
-  /// from here): the published boxes it is reading. Stores this thread reads
-  /// from without a lock scan them before they release a box, so a box is
-  /// never released while a reader holds it. A copy of the fast state's
-  /// pointer, so that other threads never read the fast state itself while
-  /// its thread changes it.
-  package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  /// This thread's record (``ThreadFastState/reads``): its read counter and
+  /// hazard pointers. Stores this thread reads from without a lock scan it
+  /// before they release a box, so a box is never released while a reader
+  /// holds it. A copy of the fast state's pointer, so that other threads
+  /// never read the fast state itself while its thread changes it.
+  package let record: UnsafeMutablePointer<UInt>
 
   private init() {
     fast = CacheLines.allocate(ThreadFastState.self)
     fast.initialize(to: ThreadFastState())
-    hazard = fast.pointee.hazard
-    ThreadRecords.add(hazard)
+    record = fast.pointee.reads
+    ThreadRecords.add(record)
   }
 
   deinit {
     // The thread is ending: no reclaim may scan its record any more.
-    ThreadRecords.remove(hazard)
+    ThreadRecords.remove(record)
     fast.pointee.deallocate()
     fast.deinitialize(count: 1)
     CacheLines.deallocate(fast)

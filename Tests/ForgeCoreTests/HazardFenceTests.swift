@@ -1,11 +1,13 @@
+import CForgeAtomics
 import ForgeCore
 import ForgeTestSupport
 import Testing
 
-// A reader publishes its hazard pointer with a plain store on x86_64 Linux
-// and the reclaimer fences every thread instead: with `membarrier`, or, where
-// the kernel refuses it, by taking write access away from a page. These
-// tests run the reads and frees of the stress suite under each.
+// A reader stores its read counter and hazard pointers with plain stores on
+// x86_64 Linux and the reclaimer fences every thread instead: with
+// `membarrier`, or, where the kernel refuses it, by taking write access away
+// from a page. These tests run the reads and frees of the stress suite under
+// each, and check that a reclaim waits for a read in progress.
 @Suite("Hazard pointers: the reclaimer's fence", .timeLimit(.minutes(2)))
 struct HazardFenceTests {
   @Test("the process's fence is the platform's: membarrier or a page on x86_64 Linux, the readers' elsewhere")
@@ -33,5 +35,42 @@ struct HazardFenceTests {
       precondition(clears > 0 && Tracked.made.count > 0)
       precondition(kept == 0, "\(kept) instances still kept: a retired box was not freed")
     }
+  }
+
+  @Test("a reclaim waits for a thread inside a read until it ends the read, and for nothing else")
+  func reclaimWaitsForReader() {
+    // Unsafe: the reader only reads them, and they are freed after it ends.
+    nonisolated(unsafe) let cell = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+    nonisolated(unsafe) let box = UnsafeMutableRawPointer.allocate(byteCount: 8, alignment: 8)
+    cell.initialize(to: box)
+    defer {
+      cell.deallocate()
+      box.deallocate()
+    }
+    // No read in progress: a reclaim does not wait.
+    #expect(ThreadRecords.heldBoxes() != nil)
+
+    let reading = Signal()
+    let letGo = Signal()
+    let reclaimed = Signal()
+    let reader = RealThread {
+      let thread = ResolutionContext.currentFast
+      precondition(thread.pointee.beginRead(cell) == box)
+      reading.raise()
+      letGo.wait()
+      forge_read_exit(thread.pointee.reads)
+    }
+    #expect(reading.wait())
+    let reclaimer = RealThread {
+      _ = ThreadRecords.heldBoxes()
+      reclaimed.raise()
+    }
+    // The reader is inside its read: the reclaim may not free what it
+    // loaded, so it waits.
+    #expect(!reclaimed.wait(seconds: 0.3))
+    letGo.raise()
+    #expect(reclaimed.wait())
+    reader.join()
+    reclaimer.join()
   }
 }

@@ -93,6 +93,44 @@ static inline void forge_hazard_publish(void *_Nullable *_Nonnull cell, void *_N
 #endif
 }
 
+// A thread's read counter: odd while the thread reads a published
+// instance (from forge_read_begin to forge_read_exit). Only the owning
+// thread writes it; a reclaimer that finds it odd after its fence waits
+// until it changes (ForgeCore's ThreadRecords). The counter's store comes
+// before the reader's load of the cell, so the reader needs no second load
+// of the cell to check it, as it would after publishing a hazard pointer
+// (which it can only publish once it has loaded the box). The store is
+// ordered as forge_hazard_publish's.
+//
+// Starts a read of the box published in `cell`: the box, with the counter
+// left odd until forge_read_exit, or null (nothing published) with the
+// counter even again. One call, for Swift to weigh when it decides whether
+// to inline a hit.
+static inline void *_Nullable forge_read_begin(uintptr_t *_Nonnull reads, void *_Nullable const *_Nonnull cell) {
+#if FORGE_READER_STORE_IS_PLAIN
+  __atomic_store_n(reads, __atomic_load_n(reads, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+#else
+  __atomic_store_n(reads, __atomic_load_n(reads, __ATOMIC_RELAXED) + 1, __ATOMIC_SEQ_CST);
+#endif
+  void *box = __atomic_load_n(cell, __ATOMIC_SEQ_CST);
+  // Nothing was copied: no barrier. Each update reads the counter again,
+  // which x86 folds with the store into one `inc`.
+  if (!box) __atomic_store_n(reads, __atomic_load_n(reads, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
+  return box;
+}
+
+// Ends the read forge_read_begin started. The barrier keeps the copy's
+// retain before the store, as in forge_hazard_clear.
+static inline void forge_read_exit(uintptr_t *_Nonnull reads) {
+  __asm__ __volatile__("" ::: "memory");
+  __atomic_store_n(reads, __atomic_load_n(reads, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
+}
+
+// Gives the processor to another thread: a reclaimer waiting for a reader
+// to finish its read.
+void forge_yield(void);
+
 static inline void *_Nullable forge_exchange_seq_cst(void *_Nullable *_Nonnull cell, void *_Nullable value) {
   return __atomic_exchange_n(cell, value, __ATOMIC_SEQ_CST);
 }

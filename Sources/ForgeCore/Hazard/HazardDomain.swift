@@ -2,11 +2,12 @@ import CForgeAtomics
 
 /// Lock-free readers and deferred reclamation.
 ///
-/// A reader takes a published box (an instance, an override, a
-/// registration) under one of its thread's hazard pointers
-/// (``ThreadFastState/beginRead(_:)``); a store that takes a box out of its
-/// cell retires it here and destroys it only once no thread's hazard pointer
-/// holds it.
+/// A reader takes a published instance inside a read
+/// (``ThreadFastState/beginRead(_:)``: its thread's read counter is odd
+/// meanwhile), and an override or a registration under one of its thread's
+/// hazard pointers (``ThreadFastState/beginHeldRead(_:hazard:)``); a store
+/// that takes a box out of its cell retires it here and destroys it only
+/// once no thread can be reading it and no hazard pointer holds it.
 ///
 /// Every thread that ever resolved has one record in ``ThreadRecords``,
 /// removed when the thread ends: stores keep no per-thread state, so memory
@@ -53,52 +54,74 @@ struct RetiredBox {
   }
 }
 
-/// The hazard pointers of every live thread that has resolved something.
+/// The read counters and hazard pointers of every live thread that has
+/// resolved something.
 ///
 /// A thread adds its record when its engine state is created and removes it
 /// when the thread ends (the pthread key's destructor), under the same lock
 /// a reclaim scans with, so a scan never reads a freed record.
 package enum ThreadRecords {
-  /// The records, by address of each thread's first hazard pointer.
+  /// The records, by address of each thread's read counter
+  /// (``ThreadFastState/reads``), which the hazard pointers follow.
   private final class Registry: @unchecked Sendable {
     // @unchecked: `records` is only touched inside `lock.withLock`; the
     // words it points at are read with atomic loads.
     let lock = ConditionLock()
-    var records: [UnsafeMutablePointer<UnsafeMutableRawPointer?>] = []
+    var records: [UnsafeMutablePointer<UInt>] = []
   }
 
   private static let registry = Registry()
 
-  static func add(_ hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-    registry.lock.withLock { registry.records.append(hazard) }
+  static func add(_ record: UnsafeMutablePointer<UInt>) {
+    registry.lock.withLock { registry.records.append(record) }
   }
 
-  static func remove(_ hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+  static func remove(_ record: UnsafeMutablePointer<UInt>) {
     registry.lock.withLock {
-      if let index = registry.records.firstIndex(of: hazard) {
+      if let index = registry.records.firstIndex(of: record) {
         registry.records.swapAt(index, registry.records.count - 1)
       }
-      if registry.records.last == hazard { registry.records.removeLast() }
+      if registry.records.last == record { registry.records.removeLast() }
     }
   }
 
   /// How many threads have a record now; for tests.
   package static var count: Int { registry.lock.withLock { registry.records.count } }
 
-  /// Every box some live thread's hazard pointer holds now; nil when that
-  /// cannot be known (x86_64 Linux where the kernel refuses both of the
-  /// reclaimer's fences: see forge_heavy_fence).
-  static func heldBoxes() -> Set<UnsafeMutableRawPointer>? {
-    // On x86_64 Linux a reader publishes its hazard pointer without a fence
-    // of its own (see forge_hazard_publish): this one makes every published
-    // pointer visible to the scan, or makes the reader see the cell's new
-    // value.
+  /// Every box some live thread's hazard pointer holds now, once every
+  /// thread that was inside a read has left it; nil when that cannot be
+  /// known (x86_64 Linux where the kernel refuses both of the reclaimer's
+  /// fences: see forge_heavy_fence). Call after taking the boxes out of
+  /// their cells.
+  package static func heldBoxes() -> Set<UnsafeMutableRawPointer>? {
+    // On x86_64 Linux a reader stores its counter and hazard pointers
+    // without a fence of its own (see forge_hazard_publish): this one makes
+    // every such store visible to the scan, or makes the reader see the
+    // cell's new value.
     guard forge_heavy_fence() != 0 else { return nil }
+    let own = ResolutionContext.currentFastIfMade?.pointee.reads
     return registry.lock.withLock {
       var held: Set<UnsafeMutableRawPointer> = []
+      var reading: [(record: UnsafeMutablePointer<UInt>, count: UInt)] = []
       for record in registry.records {
+        let count = forge_load_acquire_word(record)
+        if count & 1 != 0 { reading.append((record, count)) }
+        let hazards = ThreadFastState.hazards(after: record)
         for index in 0..<ThreadFastState.hazardCount {
-          if let box = forge_load_seq_cst(record + index) { held.insert(box) }
+          if let box = forge_load_seq_cst(hazards + index) { held.insert(box) }
+        }
+      }
+      // A thread inside a read may hold any box it loaded before the
+      // boxes left their cells; a read that starts after the fence finds
+      // them gone. Wait until each such read ends: a read is a few
+      // instructions that need no lock (the registry's lock only keeps
+      // the record alive), so the wait ends once the thread runs.
+      for (record, count) in reading {
+        precondition(record != own, "Forge: a store reclaimed while its own thread was reading")
+        var spins = 0
+        while forge_load_acquire_word(record) == count {
+          spins += 1
+          if spins > 64 { forge_yield() }
         }
       }
       return held
@@ -106,31 +129,31 @@ package enum ThreadRecords {
   }
 }
 
-/// A published instance being read under the thread's hazard pointer.
+/// A published instance being read (``ThreadFastState/beginRead(_:)``).
 @usableFromInline package struct PublishedRead {
   /// The instance's address.
   @usableFromInline package let box: UnsafeMutableRawPointer
-  /// The hazard pointer that holds it (the thread's ``ThreadFastState/hazard``).
-  @usableFromInline let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  /// The read counter of the reading thread (``ThreadFastState/reads``).
+  @usableFromInline let reads: UnsafeMutablePointer<UInt>
 
   @inlinable
   init(box: UnsafeMutableRawPointer, thread: UnsafeMutablePointer<ThreadFastState>) {
-    self.init(box: box, hazard: thread.pointee.hazard)
+    self.init(box: box, reads: thread.pointee.reads)
   }
 
-  /// A read taken under `hazard` (``ThreadFastState/beginHeldRead(_:hazard:)``):
-  /// a caller that loaded the thread's hazard pointer for the read passes
-  /// it on, where loading it again after the read's stores would cost a
-  /// load (the compiler cannot tell that they left it alone).
+  /// A read started with the counter `reads`: a caller that loaded the
+  /// thread's counter pointer for the read passes it on, where loading it
+  /// again after the read's stores would cost a load (the compiler cannot
+  /// tell that they left it alone).
   @inlinable
-  init(box: UnsafeMutableRawPointer, hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+  init(box: UnsafeMutableRawPointer, reads: UnsafeMutablePointer<UInt>) {
     self.box = box
-    self.hazard = hazard
+    self.reads = reads
   }
 
   /// Lets go of the instance; call once it is copied out.
   @inlinable
-  package func end() { forge_hazard_clear(hazard) }
+  package func end() { forge_read_exit(reads) }
 
   /// Copies the instance out as `T` (the slot's type) and lets go of it.
   @inlinable @inline(__always)

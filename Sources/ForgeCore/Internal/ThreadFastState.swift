@@ -1,7 +1,8 @@
 import CForgeAtomics
 
-/// What the lock-free read path needs of the calling thread: its hazard
-/// pointers, the frames of the builds in progress and a flag. Raw memory owned by the thread's ``ResolutionContext``, reached
+/// What the lock-free read path needs of the calling thread: its read
+/// counter and hazard pointers, the frames of the builds in progress and a
+/// flag. Raw memory owned by the thread's ``ResolutionContext``, reached
 /// through a C thread-local without retaining anything. Only the owning
 /// thread writes it; stores read the hazard pointers atomically, through the
 /// context's copy of their address.
@@ -13,17 +14,26 @@ import CForgeAtomics
   /// where the placeholder a thread without state reads has its byte set
   /// (`forge_unmade_thread_state`; see ``ResolutionContext/fastReader``).
   @usableFromInline package private(set) var skipsFastReads = false
-  /// The published box this thread is reading, if any; the words after it
-  /// are the override hazard pointers (``overrideHazard``).
+  /// This thread's record, which reclaimers scan (``ThreadRecords``): a
+  /// read counter, odd while the thread reads a published instance
+  /// (``beginRead(_:)``), then ``hazardCount`` hazard pointers for override
+  /// boxes (``overrideHazard``). Lines of their own: every read writes the
+  /// counter twice.
+  @usableFromInline package let reads: UnsafeMutablePointer<UInt>
+  /// The override hazard pointers, after the counter in the record.
   @usableFromInline package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   /// Builds deep enough for an override read at each depth to have a
   /// hazard pointer of its own, which it may hold while the override's
   /// factory runs.
   @usableFromInline package static var heldOverrideDepths: Int { 8 }
-  /// Pointers a thread may hold at once: an instance's box, one override
-  /// box per build depth below ``heldOverrideDepths``, and one for
-  /// momentary override reads deeper than that.
-  package static let hazardCount = 2 + heldOverrideDepths
+  /// Override boxes a thread may hold at once: one per build depth below
+  /// ``heldOverrideDepths``, and one for momentary reads deeper than that.
+  package static let hazardCount = 1 + heldOverrideDepths
+
+  /// The hazard pointers of the record that starts at `reads`.
+  static func hazards(after reads: UnsafeMutablePointer<UInt>) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    UnsafeMutableRawPointer(reads + 1).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+  }
 
   /// The hazard pointer for a container-wide override's box read at the
   /// current build depth. At a depth below ``heldOverrideDepths`` it is that
@@ -32,7 +42,7 @@ import CForgeAtomics
   /// for momentary reads only.
   @inlinable
   package var overrideHazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-    hazard + 1 + min(buildDepth, Self.heldOverrideDepths)
+    hazard + min(buildDepth, Self.heldOverrideDepths)
   }
 
   /// Whether ``overrideHazard`` may stay held across a build: no deeper
@@ -90,14 +100,17 @@ import CForgeAtomics
   init() {
     // The placeholder's set byte stands for this one (see skipsFastReads).
     precondition(MemoryLayout<ThreadFastState>.offset(of: \.skipsFastReads) == 0)
-    // Every read writes a hazard pointer twice: lines of their own.
-    hazard = CacheLines.allocate(UnsafeMutableRawPointer?.self, count: Self.hazardCount)
+    // The counter, then the hazard pointers: one word each.
+    reads = CacheLines.allocate(UInt.self, count: 1 + Self.hazardCount)
+    reads.initialize(to: 0)
+    hazard = UnsafeMutableRawPointer(reads + 1)
+      .bindMemory(to: UnsafeMutableRawPointer?.self, capacity: Self.hazardCount)
     hazard.initialize(repeating: nil, count: Self.hazardCount)
     frames = .allocate(capacity: frameCapacity)
   }
 
   func deallocate() {
-    CacheLines.deallocate(hazard)
+    CacheLines.deallocate(reads)
     frames.deallocate()  // BuildFrame is trivial: nothing to deinitialize
   }
 
@@ -177,15 +190,23 @@ import CForgeAtomics
     frameCapacity *= 2
   }
 
-  /// Takes hold of the box published in `cell`, under this thread's hazard
-  /// pointer, until ``PublishedRead/end()``. Nil when nothing is published.
+  /// Takes hold of the box published in `cell` until
+  /// ``PublishedRead/end()``: the thread's read counter is odd meanwhile,
+  /// and no reclaimer frees a box while a thread that may have loaded it
+  /// is inside its read. Nil when nothing is published.
+  ///
+  /// A read only copies the instance out: it takes no lock, runs no code of
+  /// the user's and starts no other read, so a reclaimer waiting for it to
+  /// end waits for a few instructions of a thread that needs nothing from
+  /// anyone.
   @inlinable
   package func beginRead(_ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
-    beginHeldRead(cell, hazard: hazard)
+    forge_read_begin(reads, cell)
   }
 
-  /// ``beginRead(_:)`` under one of this thread's hazard pointers (``hazard``
-  /// or ``overrideHazard``); ``endHeldRead(hazard:)`` lets go.
+  /// Takes hold of the box published in `cell` under one of this thread's
+  /// override hazard pointers (``overrideHazard``), which a build may keep
+  /// while it runs; ``endHeldRead(hazard:)`` lets go.
   @inlinable
   package func beginHeldRead(
     _ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,

@@ -308,11 +308,11 @@ extension SlotStore where Key == IdentityKey {
       return missed(storeSerial == KeySerial.none ? .general : .unread)
     }
     guard let thread = ResolutionContext.fastReader else { return missed(.skipped) }
-    let hazard = thread.pointee.hazard
-    guard let box = thread.pointee.beginHeldRead(found.cell, hazard: hazard) else {
+    let reads = thread.pointee.reads
+    guard let box = thread.pointee.beginRead(found.cell) else {
       return missed(.unpublished)
     }
-    return PublishedRead(box: box, hazard: hazard).take(T.self)
+    return PublishedRead(box: box, reads: reads).take(T.self)
   }
 
   /// What a read of the object whose life is `life` serves while overrides

@@ -134,12 +134,12 @@ extension SlotStore {
     guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
       let entry = fastEntry(bits: bits, as: T.self, comparingType: true)
     else { return nil }
-    let hazard = thread.pointee.hazard
-    guard let box = thread.pointee.beginHeldRead(entry.cell, hazard: hazard) else {
+    let reads = thread.pointee.reads
+    guard let box = thread.pointee.beginRead(entry.cell) else {
       known = entry
       return nil
     }
-    return PublishedRead(box: box, hazard: hazard).take(T.self)
+    return PublishedRead(box: box, reads: reads).take(T.self)
   }
 
   /// A transient's instance, built at once with `factory` on the calling
