@@ -1,4 +1,3 @@
-import CForgeAtomics
 import ForgeCore
 import ForgeTestSupport
 import Testing
@@ -54,11 +53,11 @@ struct HazardFenceTests {
     let letGo = Signal()
     let reclaimed = Signal()
     let reader = RealThread {
-      let thread = ResolutionContext.currentFast
-      precondition(thread.pointee.beginRead(cell) == box)
+      let read = ResolutionContext.currentFast.pointee.beginRead(cell)
+      precondition(read?.box == box)
       reading.raise()
       letGo.wait()
-      forge_read_exit(thread.pointee.reads)
+      read?.end()
     }
     #expect(reading.wait())
     let reclaimer = RealThread {

@@ -136,15 +136,7 @@ package enum ThreadRecords {
   /// The read counter of the reading thread (``ThreadFastState/reads``).
   @usableFromInline let reads: UnsafeMutablePointer<UInt>
 
-  @inlinable
-  init(box: UnsafeMutableRawPointer, thread: UnsafeMutablePointer<ThreadFastState>) {
-    self.init(box: box, reads: thread.pointee.reads)
-  }
-
-  /// A read started with the counter `reads`: a caller that loaded the
-  /// thread's counter pointer for the read passes it on, where loading it
-  /// again after the read's stores would cost a load (the compiler cannot
-  /// tell that they left it alone).
+  /// A read started with the counter `reads` (``ThreadFastState/beginRead(_:)``).
   @inlinable
   init(box: UnsafeMutableRawPointer, reads: UnsafeMutablePointer<UInt>) {
     self.box = box

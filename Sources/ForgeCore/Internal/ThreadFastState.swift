@@ -190,18 +190,27 @@ import CForgeAtomics
     frameCapacity *= 2
   }
 
-  /// Takes hold of the box published in `cell` until
-  /// ``PublishedRead/end()``: the thread's read counter is odd meanwhile,
-  /// and no reclaimer frees a box while a thread that may have loaded it
-  /// is inside its read. Nil when nothing is published.
+  /// Takes hold of the box published in `cell` until the read's
+  /// ``PublishedRead/end()`` (or ``PublishedRead/take(_:)``): the thread's
+  /// read counter is odd meanwhile, and no reclaimer frees a box while a
+  /// thread that may have loaded it is inside its read. Nil when nothing
+  /// is published.
+  ///
+  /// ```swift
+  /// if let read = thread.pointee.beginRead(slot.cell) { return read.take(T.self) }
+  /// ```
   ///
   /// A read only copies the instance out: it takes no lock, runs no code of
   /// the user's and starts no other read, so a reclaimer waiting for it to
   /// end waits for a few instructions of a thread that needs nothing from
   /// anyone.
   @inlinable
-  package func beginRead(_ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
-    forge_read_begin(reads, cell)
+  package func beginRead(_ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> PublishedRead? {
+    // The counter's address once: loaded again after the read's stores,
+    // it would cost a load (the compiler cannot tell that they left it).
+    let reads = self.reads
+    guard let box = forge_read_begin(reads, cell) else { return nil }
+    return PublishedRead(box: box, reads: reads)
   }
 
   /// Takes hold of the box published in `cell` under one of this thread's

@@ -266,8 +266,8 @@ extension SlotStore where Key == IdentityKey {
     guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade,
       let found = objectSlot(serial: serial, life: life, as: T.self, in: thread)
     else { return nil }
-    if thread.pointee.recordsNothing, let box = thread.pointee.beginRead(found.cell) {
-      return PublishedRead(box: box, thread: thread).take(T.self)
+    if thread.pointee.recordsNothing, let read = thread.pointee.beginRead(found.cell) {
+      return read.take(T.self)
     }
     known = found.slot
     return nil
@@ -308,11 +308,10 @@ extension SlotStore where Key == IdentityKey {
       return missed(storeSerial == KeySerial.none ? .general : .unread)
     }
     guard let thread = ResolutionContext.fastReader else { return missed(.skipped) }
-    let reads = thread.pointee.reads
-    guard let box = thread.pointee.beginRead(found.cell) else {
+    guard let read = thread.pointee.beginRead(found.cell) else {
       return missed(.unpublished)
     }
-    return PublishedRead(box: box, reads: reads).take(T.self)
+    return read.take(T.self)
   }
 
   /// What a read of the object whose life is `life` serves while overrides
@@ -351,9 +350,9 @@ extension SlotStore where Key == IdentityKey {
     }
     // Not overridden: its published instance, if it has one.
     guard slot._withUnsafeGuaranteedRef({ $0.overrideCell.pointee == nil }),
-      let box = thread.pointee.beginRead(found.cell)
+      let read = thread.pointee.beginRead(found.cell)
     else { return nil }
-    return PublishedRead(box: box, thread: thread).take(T.self)
+    return read.take(T.self)
   }
 
   /// ``resolveObjectMissed(_:serial:key:lifetime:name:factory:)`` after
@@ -463,9 +462,9 @@ extension SlotStore where Key == IdentityKey {
   package func beginPublishedObjectRead<T>(serial: UInt, life: KeyLife, as type: T.Type) -> PublishedRead? {
     guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
       let found = objectSlot(serial: serial, life: life, as: T.self, in: thread),
-      let box = thread.pointee.beginRead(found.cell)
+      let read = thread.pointee.beginRead(found.cell)
     else { return nil }
-    return PublishedRead(box: box, thread: thread)
+    return read
   }
 
   /// The slot of the object whose serial is `serial`, holding `T`s, when no

@@ -99,8 +99,8 @@ extension SlotStore {
         thread.pointee.markScopeUsed(depth: keptAtDepth)
         return try resolveKept(slot, keeper: keeper, lifetime: lifetime, factory: factory, thread: thread, scope: scope)
       }
-      if let box = thread.pointee.beginRead(slot.cell) {
-        let value = PublishedRead(box: box, thread: thread).take(T.self)
+      if let read = thread.pointee.beginRead(slot.cell) {
+        let value = read.take(T.self)
         // Built before its dependencies were known to this scope? Then the
         // decision above could not see them: ask again now they are.
         guard !reachKnown, let scope else { return value }
@@ -146,8 +146,8 @@ extension SlotStore {
       // the store retires boxes only once no reader's hazard pointer holds
       // them. `keptSlot` rather than the typed slot: reading a field of
       // `Override<T>` would look its metadata up.
-      if let box = thread.pointee.beginRead(override.keptSlot.cell) {
-        return PublishedRead(box: box, thread: thread).take(T.self)
+      if let read = thread.pointee.beginRead(override.keptSlot.cell) {
+        return read.take(T.self)
       }
       let typed = unsafeDowncast(override, to: Override<T>.self)
       return try resolveKept(

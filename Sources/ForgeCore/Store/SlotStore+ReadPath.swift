@@ -102,9 +102,9 @@ extension SlotStore {
   package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type, comparingType: Bool) -> PublishedRead? {
     guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
       let entry = fastEntry(bits: bits, as: T.self, comparingType: comparingType),
-      let box = thread.pointee.beginRead(entry.cell)
+      let read = thread.pointee.beginRead(entry.cell)
     else { return nil }
-    return PublishedRead(box: box, thread: thread)
+    return read
   }
 
   /// The instance published for `bits`, when no override can apply and no
@@ -134,12 +134,11 @@ extension SlotStore {
     guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
       let entry = fastEntry(bits: bits, as: T.self, comparingType: true)
     else { return nil }
-    let reads = thread.pointee.reads
-    guard let box = thread.pointee.beginRead(entry.cell) else {
+    guard let read = thread.pointee.beginRead(entry.cell) else {
       known = entry
       return nil
     }
-    return PublishedRead(box: box, reads: reads).take(T.self)
+    return read.take(T.self)
   }
 
   /// A transient's instance, built at once with `factory` on the calling
@@ -232,8 +231,8 @@ extension SlotStore {
             try general(known: slot)
           }
         }
-        if let box = thread.pointee.beginRead(entry.cell) {
-          return PublishedRead(box: box, thread: thread).take(T.self)
+        if let read = thread.pointee.beginRead(entry.cell) {
+          return read.take(T.self)
         }
       } else if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
         return value
@@ -275,7 +274,7 @@ extension SlotStore {
       return try buildWithOverride(slot, override, as: T.self, thread: thread)
     }
     if let kept = beginKeptOverrideRead(override, as: T.self, thread: thread) {
-      let value = PublishedRead(box: kept, thread: thread).take(T.self)
+      let value = kept.take(T.self)
       thread.pointee.endHeldRead(hazard: overrideHazard)
       return value
     }
@@ -327,9 +326,9 @@ extension SlotStore {
     // Not overridden: its published instance, if it has one. An override
     // installed since is a race the plain hit has too.
     guard servesPublished, slot._withUnsafeGuaranteedRef({ $0.overrideCell.pointee == nil }),
-      let box = thread.pointee.beginRead(entry.cell)
+      let read = thread.pointee.beginRead(entry.cell)
     else { return nil }
-    return PublishedRead(box: box, thread: thread).take(T.self)
+    return read.take(T.self)
   }
 
   /// What a read in the calling task's override scope serves, in its
@@ -362,8 +361,8 @@ extension SlotStore {
     case .none:
       return try missed()
     case .published:
-      guard let box = thread.pointee.beginRead(cell) else { return try missed() }
-      return PublishedRead(box: box, thread: thread).take(T.self)
+      guard let read = thread.pointee.beginRead(cell) else { return try missed() }
+      return read.take(T.self)
     case .override(let scope, let override):
       // The scope keeps the override.
       return try withExtendedLifetime(scope) {
@@ -514,7 +513,7 @@ extension SlotStore {
     _ override: Unmanaged<AnyOverride>,
     as type: T.Type,
     thread: UnsafeMutablePointer<ThreadFastState>
-  ) -> UnsafeMutableRawPointer? {
+  ) -> PublishedRead? {
     override._withUnsafeGuaranteedRef {
       guard $0.lifetime.isStored, $0.keptSlot.valueType == ObjectIdentifier(T.self) else { return nil }
       return thread.pointee.beginRead($0.keptSlot.cell)
@@ -562,8 +561,8 @@ extension SlotStore {
         return try resolveLayers(slot, lifetime: lifetime, factory: factory, servesPreview: false, thread: thread)
       }
       guard lifetime.isStored else { return try buildOwn(slot, factory: factory, thread: thread) }
-      if let box = thread.pointee.beginRead(slot.cell) {
-        return PublishedRead(box: box, thread: thread).take(T.self)
+      if let read = thread.pointee.beginRead(slot.cell) {
+        return read.take(T.self)
       }
       return try resolveKept(slot, keeper: nil, lifetime: lifetime, factory: factory, thread: thread, scope: nil)
     }
