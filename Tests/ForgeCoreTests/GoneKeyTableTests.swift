@@ -38,7 +38,7 @@ struct GoneKeyTableTests {
 }
 
 /// A small deterministic generator, so that a failure repeats.
-struct SplitMix {
+struct SplitMix: RandomNumberGenerator {
   var state: UInt64
   init(seed: UInt64) { state = seed }
   mutating func next() -> UInt64 {

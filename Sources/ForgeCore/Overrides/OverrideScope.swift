@@ -76,8 +76,10 @@
   private static let fewEntriesLimit = 16
   private let lock = ConditionLock()
   /// Memo of ``reachDepth(from:)`` by slot, valid while the process-wide
-  /// edge epoch is the one it was worked out in.
-  private var reaches: [ObjectIdentifier: (epoch: Int, depth: Int)] = [:]
+  /// edge epoch is the one it was worked out in; guarded by `lock`, so
+  /// the dynamic exclusivity checks (about 80 instructions a read) would
+  /// only cost time.
+  @exclusivity(unchecked) private var reaches = ReachMemo()
   /// Slots that keep an instance for this scope, to clear when it ends.
   private var keptIn: [AnySlot] = []
   /// Stores whose kept instances this scope keeps for itself, all of them,
@@ -86,6 +88,10 @@
   private let isolatedStores: Set<ObjectIdentifier>
   /// Which own factories this scope forbids (ForgeTesting's strict mode).
   private let strict: StrictMode
+  /// Whether any scope, from this one outwards, has a strict mode: worked
+  /// out once, since a read in a scope asks (walking the scopes cost a
+  /// read about 140 instructions, most of them retains and releases).
+  package let hasStrictMode: Bool
   /// Who set ``strict``, as a violation names it (ForgeTesting: the test,
   /// and where it is declared); nil when the caller did not say.
   let strictOwner: String?
@@ -148,6 +154,7 @@
     self.strict = strict
     self.strictOwner = strictOwner
     self.parent = parent
+    hasStrictMode = strict != .off || parent?.hasStrictMode == true
     self.depth = (parent?.depth ?? 0) + 1
     self.entries = entries
     let few = entries.compactMap { target, override in
@@ -400,22 +407,13 @@
   /// The scope around this one.
   var parentScope: OverrideScope? { parent }
 
-  /// Whether any scope, from this one outwards, has a strict mode.
-  package var hasStrictMode: Bool {
-    var scope: OverrideScope? = self
-    while let current = scope {
-      if current.strict != .off { return true }
-      scope = current.parent
-    }
-    return false
-  }
-
   /// The depth of the innermost scope, from this one outwards, that
   /// isolates `store`; 0 when none does.
   package func isolationDepth(for store: ObjectIdentifier) -> Int {
     var scope: OverrideScope? = self
     while let current = scope {
-      if current.isolatedStores.contains(store) { return current.depth }
+      // Most scopes isolate nothing: no hash for them.
+      if !current.isolatedStores.isEmpty, current.isolatedStores.contains(store) { return current.depth }
       scope = current.parent
     }
     return 0
@@ -425,7 +423,7 @@
   private func overrideReachDepth(from slot: AnySlot) -> Int {
     let epoch = Gates.edgeEpoch.value
     let id = ObjectIdentifier(slot)
-    if let known = lock.withLock({ reaches[id] }), known.epoch == epoch { return known.depth }
+    if let known = lock.withLock({ reaches.depth(for: id, epoch: epoch) }) { return known }
     var visited: Set<ObjectIdentifier> = []
     var pending = slot.lockedDependencies
     var found = 0
@@ -437,7 +435,7 @@
       }
       pending += next.lockedDependenciesUnlessOverridden ?? []
     }
-    lock.withLock { reaches[id] = (epoch, found) }
+    lock.withLock { reaches.set(found, for: id, epoch: epoch) }
     return found
   }
 }
@@ -455,5 +453,63 @@ extension Hashable {
   fileprivate func isEqual(to other: any Hashable) -> Bool {
     guard let other = other as? Self else { return false }
     return self == other
+  }
+}
+
+/// An override scope's memo of how deep a slot reaches into its overrides,
+/// by the slot's address, each answer valid in the edge epoch it was worked
+/// out in: open addressing with a multiplying hash, where a dictionary's
+/// hashing cost a read in a scope about 100 instructions more.
+package struct ReachMemo {
+  package init() {}
+
+  /// Slot addresses (0: empty), then each one's epoch and depth.
+  private var slots: [UInt] = []
+  private var answers: [(epoch: Int, depth: Int)] = []
+  private var count = 0
+
+  /// The depth worked out for `slot` in `epoch`, if there is one.
+  package func depth(for slot: ObjectIdentifier, epoch: Int) -> Int? {
+    guard !slots.isEmpty else { return nil }
+    let wanted = Self.address(slot)
+    var index = Self.place(wanted, among: slots.count)
+    while slots[index] != 0 {
+      if slots[index] == wanted { return answers[index].epoch == epoch ? answers[index].depth : nil }
+      index = (index &+ 1) & (slots.count - 1)
+    }
+    return nil
+  }
+
+  /// Remembers `depth` for `slot`, worked out in `epoch`.
+  package mutating func set(_ depth: Int, for slot: ObjectIdentifier, epoch: Int) {
+    if (count + 1) * 2 > slots.count { grow() }
+    let address = Self.address(slot)
+    var index = Self.place(address, among: slots.count)
+    while slots[index] != 0, slots[index] != address { index = (index &+ 1) & (slots.count - 1) }
+    if slots[index] == 0 { count += 1 }
+    slots[index] = address
+    answers[index] = (epoch, depth)
+  }
+
+  private mutating func grow() {
+    let old = zip(slots, answers).filter { $0.0 != 0 }
+    slots = Array(repeating: 0, count: Swift.max(16, slots.count * 2))
+    answers = Array(repeating: (0, 0), count: slots.count)
+    count = 0
+    for (address, answer) in old {
+      var index = Self.place(address, among: slots.count)
+      while slots[index] != 0 { index = (index &+ 1) & (slots.count - 1) }
+      slots[index] = address
+      answers[index] = answer
+      count += 1
+    }
+  }
+
+  private static func address(_ slot: ObjectIdentifier) -> UInt { UInt(bitPattern: Int(bitPattern: slot)) }
+
+  /// The first place to look for `address` in a table of `size` (a power
+  /// of two): the multiplied address's top bits.
+  private static func place(_ address: UInt, among size: Int) -> Int {
+    Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - size.trailingZeroBitCount))
   }
 }
