@@ -210,4 +210,15 @@ int forge_is_on_main_actor(void) {
   return swift_task_isCurrentExecutorWithFlags(main.identity, main.implementation, 0);
 }
 
+// The address of the value the calling task (or thread, outside any task)
+// binds to the task-local whose key is `key` (the TaskLocal object), or
+// null when nothing binds it.
+extern void *swift_task_localValueGet(const void *key) __attribute__((swiftcall)) __attribute__((weak));
+
+int forge_task_local_value(const void *key, void **value) {
+  if (swift_task_localValueGet == 0) return 0;
+  *value = swift_task_localValueGet(key);
+  return 1;
+}
+
 void forge_yield(void) { sched_yield(); }

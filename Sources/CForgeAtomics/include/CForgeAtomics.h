@@ -223,6 +223,14 @@ const void *_Nullable forge_conforms_to_protocol(const void *_Nonnull type, cons
 // current and this is the main thread. Never stops the program.
 int forge_is_on_main_actor(void);
 
+// Where the value the calling task binds to the task-local `key` (the
+// TaskLocal object) is stored, into `*value`: null when nothing binds it
+// (the task-local's default applies). Returns 0 when the runtime does not
+// offer the lookup. Swift's own `TaskLocal.get()` is generic code that
+// copies the value out through its type's value witnesses; a caller whose
+// value is one class reference loads it in place instead.
+int forge_task_local_value(const void *_Nonnull key, void *_Nullable *_Nonnull value);
+
 // Whether the calling thread runs a Swift task (1), or none (0): code
 // outside any task has no task-locals of its own to ask.
 int forge_runs_in_task(void);

@@ -20,7 +20,7 @@
 
   /// The build the current task runs (its factory, and any child task it
   /// starts), with the builds that awaited it as parents.
-  static var current: AsyncBuildFrame? { currentFrame }
+  static var current: AsyncBuildFrame? { $currentFrame.boundObject() }
 
   /// Notes that the factory the current task runs, if it records, resolved
   /// `slot` itself (not from within a synchronous build).

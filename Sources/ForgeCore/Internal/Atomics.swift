@@ -121,7 +121,7 @@ import CForgeAtomics
   @inline(never)
   static func runsTaskBoundWork() -> Bool {
     guard forge_runs_in_task() != 0 else { return false }
-    if AsyncBuildNode.currentFrame?.recorder != nil { return true }
+    if AsyncBuildNode.$currentFrame.boundObject()?.recorder != nil { return true }
     return asyncValidations.value > 0 && ValidationSession.activeTaskSession != nil
   }
 }

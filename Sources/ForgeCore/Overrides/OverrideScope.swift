@@ -23,7 +23,7 @@
   // @unchecked: `entries`, `parent` and `depth` are immutable; `reaches` and
   // `keptIn` are only touched inside `lock.withLock`.
   /// The current task's scope.
-  package static var current: OverrideScope? { taskScope }
+  package static var current: OverrideScope? { $taskScope.boundObject() }
   @TaskLocal private static var taskScope: OverrideScope?
 
   package struct Target: Hashable, Sendable {

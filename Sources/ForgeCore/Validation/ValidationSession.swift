@@ -22,7 +22,7 @@ package final class ValidationSession: @unchecked Sendable {
   /// let validation = ValidationSession.activeTaskSession   // nil once the run has ended
   /// ```
   package static var activeTaskSession: ValidationSession? {
-    guard let session = taskSession, !session.hasEnded else { return nil }
+    guard let session = $taskSession.boundObject(), !session.hasEnded else { return nil }
     return session
   }
 
