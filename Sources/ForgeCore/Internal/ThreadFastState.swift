@@ -4,8 +4,8 @@ import CForgeAtomics
 /// counter and hazard pointers, the frames of the builds in progress and a
 /// flag. Raw memory owned by the thread's ``ResolutionContext``, reached
 /// through a C thread-local without retaining anything. Only the owning
-/// thread writes it; stores read the hazard pointers atomically, through the
-/// context's copy of their address.
+/// thread writes it; stores read the read counter and hazard pointers
+/// atomically, through the context's copy of their address.
 @usableFromInline package struct ThreadFastState {
   /// Whether no lock-free read may serve this thread now: it is capturing
   /// (``isCapturing``), or its innermost build records what it resolves
