@@ -1,3 +1,5 @@
+import CForgeAtomics
+
 /// A dependency built by an `async` factory, as a container hands it out:
 /// await ``value`` for the instance.
 ///
@@ -219,11 +221,19 @@ extension PublishedRead {
   /// ```
   @inlinable @inline(__always)
   package func takeAsyncPublished<V: Sendable>(_ type: V.Type) -> V? {
-    defer { end() }
     // The read checked the gates already: the build's published instance,
     // without ``AsyncDependency/publishedValue``'s second check, which asks
-    // the task again while another task's async build runs.
-    return withBorrowed(\AsyncDependency<V>.build) { $0.publishedValue() }
+    // the task again while another task's async build runs. Nothing
+    // published ends the read on a branch of its own, so that the copy's
+    // branch tests nothing after it (1 instruction a hit).
+    let published = withBorrowed(\AsyncDependency<V>.build) { forge_load_acquire($0.publishedCell) }
+    guard let published else {
+      end()
+      return nil
+    }
+    defer { end() }
+    // Borrowed: the build keeps it, and the read keeps the build.
+    return Unmanaged<AsyncBuild<V>.Published>.fromOpaque(published)._withUnsafeGuaranteedRef { $0.value }
   }
 }
 
