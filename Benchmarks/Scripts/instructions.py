@@ -248,8 +248,11 @@ ASYNC_HIT_LEVEL_TODAY = {"forge": 630, "forgeinject": 520, "swiftpod": 515, "fet
 # 362, 352, 352) on 2026-11-28 with the synchronous hit's changes (448,
 # 341, 331, 331); the 2x target tightened with the cheaper hits, so
 # ForgeInject (341 against 340), SwiftPod and DependencyFetcher (331
-# against 294 and 310) miss it again.
-ASYNC_HIT_IN_PLACE_LEVEL = {"forge": 460, "forgeinject": 350, "swiftpod": 340, "fetcher": 340}
+# against 294 and 310) miss it again. Lowered again (later that day) when a
+# read stopped loading the cell twice and an async hit's copy stopped
+# testing its optional (444, 332, 324, 324): ForgeInject meets 2x its hit
+# (334) again; SwiftPod and DependencyFetcher miss it (288, 302).
+ASYNC_HIT_IN_PLACE_LEVEL = {"forge": 457, "forgeinject": 342, "swiftpod": 334, "fetcher": 334}
 # Issue 13: 64 tasks first read an async singleton of a fresh container
 # (one build), per iteration, against a task started under a lock by hand.
 # No budget in the issue; CI holds instructions to today's level + 3 % (runs
