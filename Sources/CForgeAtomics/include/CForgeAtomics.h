@@ -101,7 +101,14 @@ static inline void forge_hazard_publish(void *_Nullable *_Nonnull cell, void *_N
 // of the cell to check it, as it would after publishing a hazard pointer
 // (which it can only publish once it has loaded the box). The store is
 // ordered as forge_hazard_publish's.
-//
+
+// Ends a read's count: the counter made even again, after every load of
+// the read (release). It reads the counter again, which x86 folds with the
+// store into one `inc`.
+static inline void forge_read_counter_step(uintptr_t *_Nonnull reads) {
+  __atomic_store_n(reads, __atomic_load_n(reads, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
+}
+
 // Starts a read of the box published in `cell`: the box, with the counter
 // left odd until forge_read_exit, or null (nothing published) with the
 // counter even again. One call, for Swift to weigh when it decides whether
@@ -114,9 +121,8 @@ static inline void *_Nullable forge_read_begin(uintptr_t *_Nonnull reads, void *
   __atomic_store_n(reads, __atomic_load_n(reads, __ATOMIC_RELAXED) + 1, __ATOMIC_SEQ_CST);
 #endif
   void *box = __atomic_load_n(cell, __ATOMIC_SEQ_CST);
-  // Nothing was copied: no barrier. Each update reads the counter again,
-  // which x86 folds with the store into one `inc`.
-  if (!box) __atomic_store_n(reads, __atomic_load_n(reads, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
+  // Nothing was copied: the counter's step, with no barrier.
+  if (!box) forge_read_counter_step(reads);
   return box;
 }
 
@@ -124,7 +130,7 @@ static inline void *_Nullable forge_read_begin(uintptr_t *_Nonnull reads, void *
 // retain before the store, as in forge_hazard_clear.
 static inline void forge_read_exit(uintptr_t *_Nonnull reads) {
   __asm__ __volatile__("" ::: "memory");
-  __atomic_store_n(reads, __atomic_load_n(reads, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
+  forge_read_counter_step(reads);
 }
 
 // Gives the processor to another thread: a reclaimer waiting for a reader

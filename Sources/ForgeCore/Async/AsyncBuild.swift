@@ -129,9 +129,14 @@ import CForgeAtomics
   /// The kept instance, without the lock, once a build kept it for good.
   @inlinable
   package func publishedValue() -> Value? {
-    guard let published = forge_load_acquire(publishedCell) else { return nil }
-    // Borrowed, not retained: the cell keeps it until this build goes.
-    return Unmanaged<Published>.fromOpaque(published)._withUnsafeGuaranteedRef { $0.value }
+    publishedBox()?._withUnsafeGuaranteedRef { $0.value }
+  }
+
+  /// The box of the kept instance, once a build kept it for good;
+  /// unretained: the cell keeps it until this build goes.
+  @inlinable
+  func publishedBox() -> Unmanaged<Published>? {
+    forge_load_acquire(publishedCell).map { Unmanaged<Published>.fromOpaque($0) }
   }
 
   /// Builds for override scopes, by scope; guarded by `lock`.

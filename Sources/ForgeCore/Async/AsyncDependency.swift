@@ -1,5 +1,3 @@
-import CForgeAtomics
-
 /// A dependency built by an `async` factory, as a container hands it out:
 /// await ``value`` for the instance.
 ///
@@ -226,14 +224,14 @@ extension PublishedRead {
     // the task again while another task's async build runs. Nothing
     // published ends the read on a branch of its own, so that the copy's
     // branch tests nothing after it (1 instruction a hit).
-    let published = withBorrowed(\AsyncDependency<V>.build) { forge_load_acquire($0.publishedCell) }
+    let published = withBorrowed(\AsyncDependency<V>.build) { $0.publishedBox() }
     guard let published else {
       end()
       return nil
     }
     defer { end() }
     // Borrowed: the build keeps it, and the read keeps the build.
-    return Unmanaged<AsyncBuild<V>.Published>.fromOpaque(published)._withUnsafeGuaranteedRef { $0.value }
+    return published._withUnsafeGuaranteedRef { $0.value }
   }
 }
 
