@@ -15,10 +15,12 @@ struct ReachMemoTests {
     var model: [ObjectIdentifier: (epoch: Int, depth: Int)] = [:]
     var random = SplitMix(seed: seed)
     for step in 0..<20_000 {
-      // Slots past the first 400 are looked up but rarely set.
-      let slot = slots[Int.random(in: 0..<(step % 10 == 0 ? 600 : 400), using: &random)]
+      // Slots past the first 400 are looked up (every tenth step) but
+      // never set.
+      let index = Int.random(in: 0..<(step % 10 == 0 ? 600 : 400), using: &random)
+      let slot = slots[index]
       let epoch = Int.random(in: 0..<3, using: &random)
-      if Bool.random(using: &random) && slots.firstIndex(of: slot)! < 400 {
+      if Bool.random(using: &random) && index < 400 {
         let depth = Int.random(in: 0..<5, using: &random)
         memo.set(depth, for: slot, epoch: epoch)
         model[slot] = (epoch, depth)

@@ -201,13 +201,21 @@
   /// target retains its key, a cost the overridden read path avoids.
   package func override(forSlot slot: AnySlot) -> (override: Unmanaged<AnyOverride>, depth: Int)? {
     guard fewEntries != nil else { return override(for: slot.target) }
+    return firstOutwards { current in current.ownOverride(forSlot: slot).map { ($0, current.depth) } }
+  }
+
+  /// The first answer `body` gives for this scope or one around it,
+  /// innermost first, each scope borrowed, not retained: each keeps its
+  /// parent, and the caller keeps this one (a retaining walk cost a read
+  /// in a scope a retain and a release per scope).
+  @inline(__always)
+  private func firstOutwards<Answer>(_ body: (OverrideScope) -> Answer?) -> Answer? {
     var scope = Unmanaged.passUnretained(self)
     while true {
-      // Each scope keeps its parent, and the caller keeps this one.
-      let (found, depth, parent) = scope._withUnsafeGuaranteedRef { current in
-        (current.ownOverride(forSlot: slot), current.depth, current.parent.map { Unmanaged.passUnretained($0) })
+      let (answer, parent) = scope._withUnsafeGuaranteedRef { current in
+        (body(current), current.parent.map { Unmanaged.passUnretained($0) })
       }
-      if let found { return (found, depth) }
+      if let answer { return answer }
       guard let parent else { return nil }
       scope = parent
     }
@@ -413,22 +421,9 @@
   /// The depth of the innermost scope, from this one outwards, that
   /// isolates `store`; 0 when none does.
   package func isolationDepth(for store: ObjectIdentifier) -> Int {
-    // Most chains isolate nothing: no walk, no hash. The walk borrows each
-    // scope (each keeps its parent, the caller this one) instead of
-    // retaining it (three retains a read, measured).
+    // Most chains isolate nothing: no walk, no hash.
     guard isolatesAnyStore else { return 0 }
-    var scope = Unmanaged.passUnretained(self)
-    while true {
-      let (depth, parent) = scope._withUnsafeGuaranteedRef { current in
-        (
-          current.isolatedStores.contains(store) ? current.depth : 0,
-          current.parent.map { Unmanaged.passUnretained($0) }
-        )
-      }
-      if depth != 0 { return depth }
-      guard let parent else { return 0 }
-      scope = parent
-    }
+    return firstOutwards { $0.isolatedStores.contains(store) ? $0.depth : nil } ?? 0
   }
 
   /// ``reachDepth(from:)`` through overrides alone.
@@ -483,21 +478,16 @@ package struct ReachMemo {
   /// The depth worked out for `slot` in `epoch`, if there is one.
   package func depth(for slot: ObjectIdentifier, epoch: Int) -> Int? {
     guard !slots.isEmpty else { return nil }
-    let wanted = Self.address(slot)
-    var index = Self.place(wanted, among: slots.count)
-    while slots[index] != 0 {
-      if slots[index] == wanted { return answers[index].epoch == epoch ? answers[index].depth : nil }
-      index = (index &+ 1) & (slots.count - 1)
-    }
-    return nil
+    let index = place(of: Self.address(slot))
+    guard slots[index] != 0, answers[index].epoch == epoch else { return nil }
+    return answers[index].depth
   }
 
   /// Remembers `depth` for `slot`, worked out in `epoch`.
   package mutating func set(_ depth: Int, for slot: ObjectIdentifier, epoch: Int) {
     if (count + 1) * 2 > slots.count { grow() }
     let address = Self.address(slot)
-    var index = Self.place(address, among: slots.count)
-    while slots[index] != 0, slots[index] != address { index = (index &+ 1) & (slots.count - 1) }
+    let index = place(of: address)
     if slots[index] == 0 { count += 1 }
     slots[index] = address
     answers[index] = (epoch, depth)
@@ -509,8 +499,7 @@ package struct ReachMemo {
     answers = Array(repeating: (0, 0), count: slots.count)
     count = 0
     for (address, answer) in old {
-      var index = Self.place(address, among: slots.count)
-      while slots[index] != 0 { index = (index &+ 1) & (slots.count - 1) }
+      let index = place(of: address)
       slots[index] = address
       answers[index] = answer
       count += 1
@@ -519,9 +508,15 @@ package struct ReachMemo {
 
   private static func address(_ slot: ObjectIdentifier) -> UInt { UInt(bitPattern: Int(bitPattern: slot)) }
 
-  /// The first place to look for `address` in a table of `size` (a power
-  /// of two): the multiplied address's top bits.
-  private static func place(_ address: UInt, among size: Int) -> Int {
-    Int(truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - size.trailingZeroBitCount))
+  /// Where `address` is, or the empty place where it would go: probing on
+  /// from the multiplied address's top bits. The table (a power of two in
+  /// size) is never more than half full, so an empty place ends the probe.
+  @inline(__always)
+  private func place(of address: UInt) -> Int {
+    let mask = slots.count - 1
+    var index = Int(
+      truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - slots.count.trailingZeroBitCount))
+    while slots[index] != 0, slots[index] != address { index = (index &+ 1) & mask }
+    return index
   }
 }
