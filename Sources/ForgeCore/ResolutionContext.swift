@@ -46,7 +46,7 @@ import CForgeAtomics
     fast = CacheLines.allocate(ThreadFastState.self)
     fast.initialize(to: ThreadFastState())
     record = fast.pointee.reads
-    ThreadRecords.add(record)
+    ThreadRecords.add(record, state: fast)
   }
 
   deinit {
@@ -114,6 +114,25 @@ import CForgeAtomics
   package static var fastReader: UnsafeMutablePointer<ThreadFastState>? {
     let raw = forge_thread_state_for_read()
     guard !raw.load(as: Bool.self) else { return nil }
+    return raw.assumingMemoryBound(to: ThreadFastState.self)
+  }
+
+  /// ``fastReader`` when nothing ``Gates/isClearForThisTask`` rules out
+  /// applies either: the start of every hit. The thread's flag and the
+  /// scope gate, as the gate's changes mirror it into the thread's state
+  /// (``ThreadFastState/scopeGateMirror``), are read in one load and
+  /// tested once; only a raised gate asks, out of line, whether it
+  /// concerns this task.
+  ///
+  /// ```swift
+  /// guard let thread = ResolutionContext.clearFastReader else { return general() }
+  /// ```
+  @inlinable @inline(__always)
+  package static var clearFastReader: UnsafeMutablePointer<ThreadFastState>? {
+    let raw = forge_thread_state_for_read()
+    // Tested where it is loaded: kept for the second question, the load
+    // and the test would be two instructions.
+    if forge_fast_read_flags(raw) != 0, !Gates.isClearPastRaisedGate(raw) { return nil }
     return raw.assumingMemoryBound(to: ThreadFastState.self)
   }
 

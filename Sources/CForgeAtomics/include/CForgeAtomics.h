@@ -179,10 +179,53 @@ static inline bool forge_thread_state_is_made(const void *_Nonnull state) {
   return state != (const void *)forge_unmade_thread_state;
 }
 
+// The two flags a hit tests in one load, from the state (or placeholder)
+// forge_thread_state_for_read gave: the first byte is the thread's own
+// `skipsFastReads`, the second the mirror of the scope gate that other
+// threads write into every thread's state (forge_set_scope_gate_mirror).
+// A volatile load, as forge_scope_gate_peek's, which the compiler folds
+// into the test that uses it (an atomic one it keeps apart: a load, then a
+// test); an aligned half-word's load is one instruction on every platform
+// Swift runs on, and the hit needs no order from it. Under
+// ThreadSanitizer, which would call a volatile load beside another
+// thread's atomic store a race, an atomic load.
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define FORGE_FAST_READ_FLAGS_ATOMIC 1
+#endif
+#endif
+static inline uint16_t forge_fast_read_flags(const void *_Nonnull state) {
+#if defined(FORGE_FAST_READ_FLAGS_ATOMIC)
+  return __atomic_load_n((const uint16_t *)state, __ATOMIC_RELAXED);
+#else
+  return *(const volatile uint16_t *)state;
+#endif
+}
+
+// What forge_fast_read_flags reads when only the gate's mirror is set.
+static inline uint16_t forge_scope_gate_flag(void) {
+  union { uint8_t bytes[2]; uint16_t word; } flag = {{0, 1}};
+  return flag.word;
+}
+
+// Sets or clears the scope gate's mirror in a thread's state (its second
+// byte); from any thread, while the state's thread cannot end.
+static inline void forge_set_scope_gate_mirror(void *_Nonnull state, bool raised) {
+  __atomic_store_n((uint8_t *)state + 1, (uint8_t)(raised ? 1 : 0), __ATOMIC_RELAXED);
+}
+
 // Sets the calling thread's state; null puts the placeholder back.
 static inline void forge_set_thread_state(void *_Nullable state) {
   forge_thread_state = state ? state : (void *)forge_unmade_thread_state;
 }
+
+// A slot table with no entries (ForgeCore's `SlotTable.closed`): what a
+// store's fast table cell holds while the store is on its general path or
+// has no table yet, so that a hit finds no entry without testing for a
+// null table. Read-only; never freed.
+extern const uintptr_t forge_closed_slot_table[2 + 2 * 8];
+
+static inline void *_Nonnull forge_closed_slot_table_address(void) { return (void *)forge_closed_slot_table; }
 
 // Process-wide counters (ForgeCore's Gates), in one static block of their
 // own cache lines: a C global is read directly, where a Swift global goes

@@ -303,7 +303,7 @@ import CForgeAtomics
     let start = ContinuousClock.now
     // Raised while the factory runs, so that its synchronous resolutions
     // take the path that records them in `recorder`.
-    if recorder != nil { Gates.activeOverrideScopes.add(Gates.taskBoundWeight) }
+    if recorder != nil { ThreadRecords.moveScopeGate(by: Gates.taskBoundWeight) }
     // A validation's build belongs to it (it inherited the session),
     // while the run lasts.
     let validation = ValidationSession.activeTaskSession
@@ -322,7 +322,7 @@ import CForgeAtomics
       result = .failure(error)
     }
     if let recorder {
-      Gates.activeOverrideScopes.add(-Gates.taskBoundWeight)
+      ThreadRecords.moveScopeGate(by: -Gates.taskBoundWeight)
       // Recorded before any waiter resumes: what awaited the instance
       // finds its edges.
       if case .success = result { reporting.keep(recorder.slots) }

@@ -64,24 +64,60 @@ package enum ThreadRecords {
   /// The records, by address of each thread's read counter
   /// (``ThreadFastState/reads``), which the hazard pointers follow.
   private final class Registry: @unchecked Sendable {
-    // @unchecked: `records` is only touched inside `lock.withLock`; the
-    // words it points at are read with atomic loads.
+    // @unchecked: `records` and `states` are only touched inside
+    // `lock.withLock`; the words they point at are read with atomic loads,
+    // and the states' gate mirrors written with atomic stores.
     let lock = ConditionLock()
     var records: [UnsafeMutablePointer<UInt>] = []
+    /// Each record's thread state, at the same index, whose gate mirror
+    /// ``moveScopeGate(by:)`` writes.
+    var states: [UnsafeMutableRawPointer] = []
   }
 
   private static let registry = Registry()
 
-  static func add(_ record: UnsafeMutablePointer<UInt>) {
-    registry.lock.withLock { registry.records.append(record) }
+  /// Adds the record and state of a thread whose state was just made; its
+  /// gate mirror starts as the gate is.
+  static func add(_ record: UnsafeMutablePointer<UInt>, state: UnsafeMutablePointer<ThreadFastState>) {
+    registry.lock.withLock {
+      registry.records.append(record)
+      registry.states.append(UnsafeMutableRawPointer(state))
+      forge_set_scope_gate_mirror(state, Gates.activeOverrideScopes.value != 0)
+    }
   }
 
   static func remove(_ record: UnsafeMutablePointer<UInt>) {
     registry.lock.withLock {
-      if let index = registry.records.firstIndex(of: record) {
-        registry.records.swapAt(index, registry.records.count - 1)
-      }
-      if registry.records.last == record { registry.records.removeLast() }
+      guard let index = registry.records.firstIndex(of: record) else { return }
+      registry.records.swapAt(index, registry.records.count - 1)
+      registry.states.swapAt(index, registry.states.count - 1)
+      registry.records.removeLast()
+      registry.states.removeLast()
+    }
+  }
+
+  /// Adds `delta` to ``Gates/activeOverrideScopes`` and, when the gate goes
+  /// up from 0 or down to it, mirrors that into every live thread's state
+  /// (``ThreadFastState/scopeGateMirror``), under the lock that adds and
+  /// removes states: a state made meanwhile starts as the gate is, and no
+  /// write reaches a state whose thread has ended.
+  ///
+  /// A task that raises the gate does so before it runs anything that
+  /// reads it, so its own threads' mirrors are set by then; a task it
+  /// starts afterwards is enqueued after the writes, and the thread that
+  /// runs it sees them.
+  ///
+  /// ```swift
+  /// ThreadRecords.moveScopeGate(by: 1)   // a scope starts
+  /// ThreadRecords.moveScopeGate(by: -1)  // and ends
+  /// ```
+  package static func moveScopeGate(by delta: Int) {
+    registry.lock.withLock {
+      // Every change of the gate comes here, under this lock: the value
+      // before the addition is the one the mirrors show.
+      let now = Gates.activeOverrideScopes.add(delta)
+      guard (now != 0) != (now &- delta != 0) else { return }
+      for state in registry.states { forge_set_scope_gate_mirror(state, now != 0) }
     }
   }
 

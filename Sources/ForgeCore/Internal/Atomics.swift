@@ -109,6 +109,16 @@ import CForgeAtomics
     raised & (taskBoundWeight - 1) == 0 && !runsTaskBoundWork()
   }
 
+  /// Whether a thread whose fast-read flags (`forge_fast_read_flags` of
+  /// its state `raw`) are not both clear may read lock-free all the same:
+  /// only the gate's mirror is set, and the gate is raised only for other
+  /// tasks. For ``ResolutionContext/clearFastReader``; a static function
+  /// of this enum, whose calls pass no metadata.
+  @usableFromInline @inline(never)
+  static func isClearPastRaisedGate(_ raw: UnsafeMutableRawPointer) -> Bool {
+    forge_fast_read_flags(raw) == forge_scope_gate_flag() && isRaisedOnlyForOtherTasks(activeOverrideScopes.value)
+  }
+
   /// Whether the gate is raised by scopes alone, if at all: no task
   /// anywhere runs task-bound work (a recording async build, an
   /// asynchronous validation), so no resolution needs to look for it in

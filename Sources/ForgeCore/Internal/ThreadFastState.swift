@@ -14,6 +14,12 @@ import CForgeAtomics
   /// where the placeholder a thread without state reads has its byte set
   /// (`forge_unmade_thread_state`; see ``ResolutionContext/fastReader``).
   @usableFromInline package private(set) var skipsFastReads = false
+  /// Whether ``Gates/activeOverrideScopes`` is raised, as the gate's
+  /// changes mirror it into every thread's state (``ThreadRecords``), at
+  /// offset 1: a hit reads this byte and ``skipsFastReads`` in one load
+  /// (`forge_fast_read_flags`) where it read the gate's word and then this
+  /// state. Written only by `forge_set_scope_gate_mirror`, from any thread.
+  @usableFromInline package private(set) var scopeGateMirror = false
   /// This thread's record, which reclaimers scan (``ThreadRecords``): a
   /// read counter, odd while the thread reads a published instance
   /// (``beginRead(_:)``), then ``hazardCount`` hazard pointers for override
@@ -100,6 +106,8 @@ import CForgeAtomics
   init() {
     // The placeholder's set byte stands for this one (see skipsFastReads).
     precondition(MemoryLayout<ThreadFastState>.offset(of: \.skipsFastReads) == 0)
+    // The gate's mirror next to it, so that one half-word load reads both.
+    precondition(MemoryLayout<ThreadFastState>.offset(of: \.scopeGateMirror) == 1)
     // The counter, then the hazard pointers: one word each.
     reads = CacheLines.allocate(UInt.self, count: 1 + Self.hazardCount)
     reads.initialize(to: 0)

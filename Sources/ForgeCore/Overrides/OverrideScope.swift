@@ -164,7 +164,7 @@
       target.keyBits.map { FewEntry(store: target.store, bits: $0, override: override) }
     }
     fewEntries = few.count == entries.count && few.count <= Self.fewEntriesLimit ? few : nil
-    Gates.activeOverrideScopes.add(1)
+    ThreadRecords.moveScopeGate(by: 1)
   }
 
   deinit {
@@ -174,7 +174,7 @@
     for host in removedDeclared.values { host.addedOverrideEnded() }
     let addedCount = added.count + removedDeclared.count
     if addedCount != 0 { Gates.addedScopeOverrides.add(-addedCount) }
-    Gates.activeOverrideScopes.add(-1)
+    ThreadRecords.moveScopeGate(by: -1)
     for host in shutDownStores.values { host.addedOverrideEnded() }
     if !shutDownStores.isEmpty { Gates.scopedShutdowns.add(-shutDownStores.count) }
     // No task holds the scope any more: what slots keep for it goes.

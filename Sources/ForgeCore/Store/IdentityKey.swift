@@ -235,7 +235,7 @@ extension SlotStore where Key == IdentityKey {
   }
 
   /// The instance published for the object whose serial is `serial` and
-  /// whose life is `life`: ``SlotStore/publishedValue(bits:as:known:)`` for
+  /// whose life is `life`: ``SlotStore/publishedValue(bits:as:comparingType:known:fastTable:)`` for
   /// an object key, which finds the slot through the object's cache when
   /// it caches this store's (``KeyLife/cachedSlot(inStore:)``), and
   /// otherwise through the table, caching what it finds there. On a miss,
@@ -460,7 +460,7 @@ extension SlotStore where Key == IdentityKey {
   /// handle in place.
   @inlinable @inline(__always)
   package func beginPublishedObjectRead<T>(serial: UInt, life: KeyLife, as type: T.Type) -> PublishedRead? {
-    guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
+    guard let thread = ResolutionContext.clearFastReader,
       let found = objectSlot(serial: serial, life: life, as: T.self, in: thread),
       let read = thread.pointee.beginRead(found.cell)
     else { return nil }
@@ -485,7 +485,7 @@ extension SlotStore where Key == IdentityKey {
     guard !thread.pointee.isCapturing else { return nil }
     if let cached = life.cachedSlot(inStore: fastSerial) { return cached }
     let bits = SlotKeyBits(serial: serial)
-    guard let entry = typedEntry(bits: bits, as: T.self, comparingType: true, in: fastTableCell) else { return nil }
+    guard let entry = typedEntry(bits: bits, as: T.self, comparingType: true, inFastTable: true) else { return nil }
     let found = CachedSlot(entry)
     if !life.cachesASlot { cacheSlot(found, in: life) }
     return found
@@ -500,7 +500,7 @@ extension SlotStore where Key == IdentityKey {
 
   /// ``resolveObject(serial:key:lifetime:name:factory:)`` after
   /// ``publishedObjectValue(serial:life:as:known:)`` (or
-  /// ``SlotStore/publishedValue(bits:as:known:)``) missed: with the slot it
+  /// ``SlotStore/publishedValue(bits:as:comparingType:known:fastTable:)``) missed: with the slot it
   /// found (a transient's build recording nothing) without a second
   /// lookup, else the general path.
   ///

@@ -35,9 +35,14 @@ extension SlotKey {
   @usableFromInline package func storeGoes(serial storeSerial: UInt) {}
 }
 
-/// The words that identify a key in the thread's slot cache.
+/// The words that identify a key in its store's ``SlotTable``.
 @frozen
 @usableFromInline package struct SlotKeyBits: Equatable, Sendable {
+  /// Never 0 for a key: an empty table entry's first word is 0, and a
+  /// lookup compares this word before it asks whether the entry is empty
+  /// (see ``SlotTable/entry(in:for:comparingSecond:comparingThird:)``).
+  /// A key type whose natural first word may be 0 flips its bits
+  /// (`String`, `Int`).
   @usableFromInline package let first: UInt
   @usableFromInline package let second: UInt
   /// A third word for keys that need one (Forge's: where the declaration
@@ -52,7 +57,7 @@ extension SlotKey {
   }
 
   /// The bits of an object key (a provider, a service): its serial
-  /// (``KeyObject/keySerial``).
+  /// (``KeyObject/keySerial``), which is never 0.
   @inlinable
   package init(serial: UInt) {
     self.init(serial, 1)
@@ -63,6 +68,10 @@ extension String: SlotKey {
   /// The string's own representation. A small string's bits are its
   /// contents; a large one's point at its storage, which the store keeps
   /// alive with the key, so the bits cannot come to mean another string.
+  /// The first word is flipped: the empty string's is 0, and no string's
+  /// is all ones (a small string's UTF-8 never holds the byte 0xFF, a large
+  /// one's count is far below 2⁴⁸), so no key's flipped word is 0. For a
+  /// literal key the compiler flips it.
   @inline(__always)
   @usableFromInline package var identityBits: SlotKeyBits? {
     guard MemoryLayout<String>.size == 2 * MemoryLayout<UInt>.size else { return nil }
@@ -70,7 +79,7 @@ extension String: SlotKey {
     // compiler guard the caller's whole frame with a stack-protector check,
     // which a Forge hit would pay on every call.
     let words = unsafeBitCast(self, to: (UInt, UInt).self)
-    return SlotKeyBits(words.0, words.1)
+    return SlotKeyBits(~words.0, words.1)
   }
 }
 
@@ -123,8 +132,13 @@ extension IdentityKey: SlotKey {
 }
 
 extension Int: SlotKey {
+  /// The flipped value, so that key 0 has a first word that is not 0;
+  /// key -1, whose flipped word would be, has none and takes the locked
+  /// path.
   @inline(__always)
-  @usableFromInline package var identityBits: SlotKeyBits? { SlotKeyBits(UInt(bitPattern: self), 3) }
+  @usableFromInline package var identityBits: SlotKeyBits? {
+    self == -1 ? nil : SlotKeyBits(~UInt(bitPattern: self), 3)
+  }
 
   /// Always 3.
   @inlinable

@@ -133,11 +133,13 @@ extension SlotStore {
 }
 
 extension SlotStore {
-  /// The published table while ``overrideCount`` is 0, else nil: what a
-  /// hit looks its key up in (``entryPastGates(bits:as:comparingType:in:)``), so that the
-  /// one load tells it both that no override, observer, parked read or
-  /// shutdown holds the store on its general path and where the table is.
-  /// In the override count's span, on its line.
+  /// The published table while ``overrideCount`` is 0 (once there is
+  /// one), else ``SlotTable/closed``: what a hit looks its key up in
+  /// (``entryPastGates(bits:as:comparingType:in:)``), so that the one load
+  /// tells it both that no override, observer, parked read or shutdown
+  /// holds the store on its general path and where the table is. Never
+  /// nil, so that a hit does not test for a table. In the override
+  /// count's span, on its line.
   @inlinable @inline(__always)
   var fastTableCell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
     UnsafeMutableRawPointer(overrideCount.word + 1).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
@@ -155,6 +157,13 @@ extension SlotStore {
   @inlinable
   package var fastSerialWord: FastSerialWord { FastSerialWord(word: overrideCount.word + 2) }
 
+  /// Where ``fastTableCell`` is, for a dialect to keep beside its store:
+  /// a hit that is given it (``publishedValue(bits:as:comparingType:known:fastTable:)``)
+  /// finds the table with one load fewer (the store's reference). Valid as
+  /// long as the store lives.
+  @inlinable
+  package var fastTable: FastTableCell { FastTableCell(cell: fastTableCell) }
+
   /// ``fastSerial`` read from its word (``fastSerialWord``).
   @inlinable @inline(__always)
   static func fastSerial(in word: FastSerialWord) -> UInt { UInt(bitPattern: forge_counter_load(word.word)) }
@@ -163,13 +172,14 @@ extension SlotStore {
   /// published table say now; for tests, when no change is in progress.
   package var fastPathAgrees: Bool {
     let open = overrideCount.value == 0
-    return forge_load_acquire(fastTableCell) == (open ? forge_load_acquire(tableCell) : nil)
+    return forge_load_acquire(fastTableCell)
+      == (open ? forge_load_acquire(tableCell) ?? SlotTable.closed : SlotTable.closed)
       && fastSerial == (open ? serial : KeySerial.none)
   }
 
   /// Whether hits may take the fast path (nothing holds the store on its
   /// general path and a table is published); for tests.
-  package var fastPathIsOpen: Bool { forge_load_acquire(fastTableCell) != nil && fastSerial == serial }
+  package var fastPathIsOpen: Bool { forge_load_acquire(fastTableCell) != SlotTable.closed && fastSerial == serial }
 
   /// Adds `delta` to ``overrideCount`` and brings the fast path's words
   /// in step with it.
@@ -191,7 +201,7 @@ extension SlotStore {
       let table = forge_load_seq_cst(tableCell)
       FastPathTestHook.run()
       forge_word_store_release(overrideCount.word + 2, Int(bitPattern: count == 0 ? serial : KeySerial.none))
-      _ = forge_exchange_seq_cst(fastTableCell, count == 0 ? table : nil)
+      _ = forge_exchange_seq_cst(fastTableCell, count == 0 ? table ?? SlotTable.closed : SlotTable.closed)
       if overrideCount.value == count, forge_load_seq_cst(tableCell) == table { return }
     }
   }
@@ -234,6 +244,17 @@ extension SlotStore: ParkedReadHost {
   // general path, as an observer does.
   package func generalPathBegan() { changeOverrideCount(by: Self.observerWeight) }
   package func generalPathEnded() { changeOverrideCount(by: -Self.observerWeight) }
+}
+
+/// Where a store keeps its fast path's table (``SlotStore/fastTableCell``),
+/// for a dialect to keep beside the store (see ``SlotStore/fastTable``).
+@usableFromInline package struct FastTableCell: @unchecked Sendable {
+  // @unchecked: the cell is read only with atomic loads, and written only
+  // with atomic exchanges (``SlotStore/refreshFastPath()``).
+  @usableFromInline let cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+
+  @inlinable
+  init(cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) { self.cell = cell }
 }
 
 /// Where a store keeps its ``SlotStore/fastSerial``, for a dialect to keep

@@ -12,7 +12,7 @@ import CForgeAtomics
 extension SlotStore {
   /// The table entry for `bits`, when no override can apply to it and it
   /// holds a `T`: the start of every lock-free read. See
-  /// ``typedEntry(bits:as:comparingType:in:)`` for `comparingType`.
+  /// ``typedEntry(bits:as:comparingType:inFastTable:fastTable:)`` for `comparingType`.
   @inlinable @inline(__always)
   func knownEntry<T>(
     bits: SlotKeyBits?,
@@ -42,25 +42,28 @@ extension SlotStore {
   /// ``fastTableCell``). The caller checked that the thread is not
   /// capturing.
   @inlinable @inline(__always)
-  func fastEntry<T>(bits: SlotKeyBits?, as type: T.Type, comparingType: Bool) -> SlotTableEntry? {
-    guard let bits else { return nil }
-    return typedEntry(bits: bits, as: T.self, comparingType: comparingType, in: fastTableCell)
-  }
-
-  /// The entry for `bits` of the table published in `cell` (the store's
-  /// ``tableCell`` unless given), read without the lock.
-  @inlinable @inline(__always)
-  func tableEntry(
-    bits: SlotKeyBits,
-    in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>? = nil
+  func fastEntry<T>(
+    bits: SlotKeyBits?,
+    as type: T.Type,
+    comparingType: Bool,
+    fastTable: FastTableCell? = nil
   ) -> SlotTableEntry? {
-    SlotTable.entry(
-      in: cell ?? tableCell, for: bits, comparingSecond: Key.identityUsesSecondWord,
-      comparingThird: Key.identityUsesThirdWord,
-      emptiesEntries: Key.self == IdentityKey.self)
+    guard let bits else { return nil }
+    return typedEntry(bits: bits, as: T.self, comparingType: comparingType, inFastTable: true, fastTable: fastTable)
   }
 
-  /// ``tableEntry(bits:in:)`` when its slot holds `T`s.
+  /// The entry for `bits` of the published table (``tableCell``), or of the
+  /// fast path's (``fastTableCell``, which is never empty; found through
+  /// `fastTable` when the caller keeps it), read without the lock.
+  @inlinable @inline(__always)
+  func tableEntry(bits: SlotKeyBits, inFastTable: Bool = false, fastTable: FastTableCell? = nil) -> SlotTableEntry? {
+    SlotTable.entry(
+      in: inFastTable ? fastTable?.cell ?? fastTableCell : tableCell, for: bits,
+      comparingSecond: Key.identityUsesSecondWord, comparingThird: Key.identityUsesThirdWord,
+      cellIsNeverEmpty: inFastTable)
+  }
+
+  /// ``tableEntry(bits:inFastTable:fastTable:)`` when its slot holds `T`s.
   ///
   /// `comparingType` false is for keys under which every slot holds `T`s
   /// by construction (ForgeInject's async and main-actor keys of a type,
@@ -73,9 +76,10 @@ extension SlotStore {
     bits: SlotKeyBits,
     as type: T.Type,
     comparingType: Bool,
-    in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>? = nil
+    inFastTable: Bool = false,
+    fastTable: FastTableCell? = nil
   ) -> SlotTableEntry? {
-    guard let entry = tableEntry(bits: bits, in: cell) else { return nil }
+    guard let entry = tableEntry(bits: bits, inFastTable: inFastTable, fastTable: fastTable) else { return nil }
     let holdsT = { entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self)) }
     if comparingType {
       guard holdsT() else { return nil }
@@ -91,7 +95,7 @@ extension SlotStore {
   /// to try before it builds any closure or key. ``PublishedRead/take(_:)``
   /// copies the instance out and ends the read. `comparingType` false only
   /// for a key whose slots all hold `T`s
-  /// (``typedEntry(bits:as:comparingType:in:)``).
+  /// (``typedEntry(bits:as:comparingType:inFastTable:fastTable:)``).
   ///
   /// ```swift
   /// if let read = store.beginPublishedRead(bits: bits, as: T.self, comparingType: true) {
@@ -100,7 +104,7 @@ extension SlotStore {
   /// ```
   @inlinable @inline(__always)
   package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type, comparingType: Bool) -> PublishedRead? {
-    guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
+    guard let thread = ResolutionContext.clearFastReader,
       let entry = fastEntry(bits: bits, as: T.self, comparingType: comparingType),
       let read = thread.pointee.beginRead(entry.cell)
     else { return nil }
@@ -117,7 +121,10 @@ extension SlotStore {
   /// It starts with the thread's state as the thread-local holds it: a
   /// thread's first resolution is a miss, and the miss makes the state. A
   /// thread whose innermost build records what it resolves misses without
-  /// an entry: the general path records the read.
+  /// an entry: the general path records the read. `comparingType` false
+  /// only for a key whose slots all hold `T`s
+  /// (``typedEntry(bits:as:comparingType:inFastTable:fastTable:)``). A
+  /// dialect that keeps its store's ``fastTable`` passes it.
   /// A dialect calls its miss in a function of its own, out of line and
   /// with few arguments: the hit then needs only a small frame (the
   /// general path's arguments and closures are set up there).
@@ -128,11 +135,18 @@ extension SlotStore {
   /// return resolveMissed(provider, known: known)
   /// ```
   @inlinable @inline(__always)
-  package func publishedValue<T>(bits: SlotKeyBits?, as type: T.Type, known: inout SlotTableEntry?) -> T? {
-    // The gates first: a raised gate asks the task, out of line, and
-    // nothing the read loads is held across that call.
-    guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
-      let entry = fastEntry(bits: bits, as: T.self, comparingType: true)
+  package func publishedValue<T>(
+    bits: SlotKeyBits?,
+    as type: T.Type,
+    comparingType: Bool = true,
+    known: inout SlotTableEntry?,
+    fastTable: FastTableCell? = nil
+  ) -> T? {
+    // The thread's flag and the gate first, in one load: a raised gate asks
+    // the task, out of line, and nothing the read loads is held across
+    // that call.
+    guard let thread = ResolutionContext.clearFastReader,
+      let entry = fastEntry(bits: bits, as: T.self, comparingType: comparingType, fastTable: fastTable)
     else { return nil }
     guard let read = thread.pointee.beginRead(entry.cell) else {
       known = entry
@@ -144,7 +158,7 @@ extension SlotStore {
   /// A transient's instance, built at once with `factory` on the calling
   /// thread, when the table holds a slot of `T`s for `bits` whose
   /// dependencies are recorded, no override can apply and no build in
-  /// progress records (the cases ``publishedValue(bits:as:known:)`` serves
+  /// progress records (the cases ``publishedValue(bits:as:comparingType:known:fastTable:)`` serves
   /// for a kept instance); else what `otherwise` returns: the caller's
   /// general path, which also makes the slot on a first build. The caller
   /// knows the dependency is a transient. For a dialect's entry point, so
@@ -163,7 +177,7 @@ extension SlotStore {
     factory: () throws -> T,
     otherwise missed: () throws -> T
   ) throws -> T {
-    guard Gates.isClearForThisTask, let thread = ResolutionContext.fastReader,
+    guard let thread = ResolutionContext.clearFastReader,
       let entry = fastEntry(bits: bits, as: T.self, comparingType: true)
     else { return try missed() }
     return try buildTransientAtOnce(

@@ -92,7 +92,7 @@ extension SlotStore {
   }
 
   /// ``resolveRegistered(_:as:bind:)`` after
-  /// ``publishedValue(bits:as:known:)`` missed: the rest of it, with the
+  /// ``publishedValue(bits:as:comparingType:known:fastTable:)`` missed: the rest of it, with the
   /// entry the read found (no second lookup).
   ///
   /// ```swift

@@ -42,7 +42,8 @@ import CForgeAtomics
   @exclusivity(unchecked) var retired = RetiredBoxes()
   /// The slots by key bits, for reads without the lock.
   @exclusivity(unchecked) var table = SlotTable(
-    usesThirdWord: Key.identityUsesThirdWord, emptiesEntries: Key.keysCanGo)
+    usesSecondWord: Key.identityUsesSecondWord, usesThirdWord: Key.identityUsesThirdWord,
+    emptiesEntries: Key.keysCanGo)
   /// Where ``table`` publishes itself: what the read path starts from.
   @usableFromInline let tableCell: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   // The dictionaries below start as `Dictionary()`, not `[:]`: in this
@@ -87,7 +88,8 @@ import CForgeAtomics
     // 600 instructions to make and free).
     let span = CacheLines.allocate(Int.self, count: CacheLines.lineWords + 1)
     span.initialize(to: 0)
-    UnsafeMutableRawPointer(span + 1).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: 1).initialize(to: nil)
+    UnsafeMutableRawPointer(span + 1).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: 1)
+      .initialize(to: SlotTable.closed)
     (span + 2).initialize(to: Int(bitPattern: serial))
     (span + CacheLines.lineWords).initialize(to: 0)
     overrideCount = AtomicCounter(word: span)

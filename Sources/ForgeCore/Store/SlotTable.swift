@@ -4,9 +4,11 @@ import CForgeAtomics
 /// hash table in raw memory, published through one atomic cell.
 ///
 /// A reader needs no hazard pointer for the table: an entry is written in
-/// full before its slot word is published (release), and a reader takes the
-/// slot word first (acquire); only a store whose keys can go ever empties
-/// an entry and writes it again (see below). When the table fills past
+/// full before its first key word is published (release), and a reader
+/// compares that word first (acquire). No key's first word is 0, so an
+/// empty entry never matches; an emptied entry (only a store whose keys
+/// can go empties entries, see below) keeps the first word of a key that
+/// nothing asks for any more. When the table fills past
 /// half, the store publishes a copy (twice the size, or the same size when
 /// removed entries made the room) and keeps the old one, whose entries stay
 /// valid, until it dies. A lookup costs the same with ten slots or twenty
@@ -21,7 +23,7 @@ import CForgeAtomics
 /// short-lived keys thus rarely copies its table.
 ///
 /// ```swift
-/// if let entry = SlotTable.entry(in: store.tableCell, for: bits, comparingThird: false, emptiesEntries: false),
+/// if let entry = SlotTable.entry(in: store.tableCell, for: bits, comparingSecond: true, comparingThird: false),
 ///   entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
 /// {
 ///   // entry.cell holds the published instance
@@ -47,6 +49,8 @@ import CForgeAtomics
   /// How many of those are removed.
   private var removed = 0
   private var capacity = 0
+  /// Whether keys differ in their second word, which the hash then mixes in.
+  private let usesSecondWord: Bool
   /// Whether entries hold a third key word.
   private let usesThirdWord: Bool
   /// Whether entries are removed and emptied (the store's keys can go):
@@ -58,7 +62,8 @@ import CForgeAtomics
   /// Tables replaced by larger ones, which readers may still be probing.
   private var retiredTables: [UnsafeMutableRawPointer] = []
 
-  init(usesThirdWord: Bool, emptiesEntries: Bool) {
+  init(usesSecondWord: Bool, usesThirdWord: Bool, emptiesEntries: Bool) {
+    self.usesSecondWord = usesSecondWord
     self.usesThirdWord = usesThirdWord
     self.emptiesEntries = emptiesEntries
     cell = CacheLines.allocate(UnsafeMutableRawPointer?.self)
@@ -73,33 +78,43 @@ import CForgeAtomics
     CacheLines.deallocate(cell)
   }
 
+  /// A table with no entries, which lookups may probe like any other:
+  /// what a store's fast table cell holds while its hits must miss (see
+  /// `SlotStore.fastTableCell`). Read-only and never freed.
+  @inlinable
+  package static var closed: UnsafeMutableRawPointer { forge_closed_slot_table_address() }
+
   /// The entry for `bits`, if the table published in `cell` has one;
   /// `comparingSecond` says whether the store's keys differ in their second
   /// word, `comparingThird` whether they use the third word (and its
-  /// entries hold it), and `emptiesEntries` whether the table empties
-  /// entries and writes them again (its store's keys can go), as the table
-  /// was made.
+  /// entries hold it), as the table was made. `cellIsNeverEmpty` for a
+  /// cell that holds ``closed`` rather than nil: the lookup then does not
+  /// test for a table.
   @inlinable @inline(__always)
   package static func entry(
     in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
     for bits: SlotKeyBits,
     comparingSecond: Bool,
     comparingThird: Bool,
-    emptiesEntries: Bool
+    cellIsNeverEmpty: Bool = false
   ) -> SlotTableEntry? {
-    guard let table = forge_load_acquire(cell) else { return nil }
+    let loaded = forge_load_acquire(cell)
+    guard let table = cellIsNeverEmpty ? loaded.unsafelyUnwrapped : loaded else { return nil }
     let words = table.assumingMemoryBound(to: UInt.self)
-    var index = Self.hash(bits) &>> words[0]
+    var index = Self.hash(bits, mixingSecond: comparingSecond) &>> words[0]
     while true {
       let entry = words + Self.headerWords + Int(bitPattern: index) &* Self.entryWords(withThirdWord: comparingThird)
-      guard forge_load_acquire(Self.word(entry)) != nil else { return nil }
-      // In a table whose entries are emptied and written again, the first
-      // key word is written last (see write(slot:bits:valueType:cell:at:)):
-      // read with acquire, so that a match sees the rest of the entry.
-      let first = emptiesEntries ? forge_load_acquire_word(entry + 1) : entry[1]
-      if first == bits.first, !comparingSecond || entry[2] == bits.second, !comparingThird || entry[5] == bits.third {
+      // The first key word is written last, with release (see
+      // write(slot:bits:valueType:cell:at:)), and no key's is 0 (see
+      // SlotKeyBits/first): read first, with acquire, a match sees the whole
+      // entry, and an empty entry (all 0) cannot match. So a hit loads no
+      // slot word; only a mismatch asks whether the probe ends here.
+      if forge_load_acquire_word(entry + 1) == bits.first, !comparingSecond || entry[2] == bits.second,
+        !comparingThird || entry[5] == bits.third
+      {
         return SlotTableEntry(words: entry)
       }
+      guard forge_load_acquire(Self.word(entry)) != nil else { return nil }
       index = (index &+ 1) & words[1]  // the mask, read only on a collision
     }
   }
@@ -111,13 +126,16 @@ import CForgeAtomics
   }
 
   /// Mixes the first two key words into the high bits, which the shift
-  /// keeps. The third word stays out: keys that differ only there (one
+  /// keeps; only the first when the store's keys all have the same second
+  /// word (`mixingSecond` false: a type's or an object's identity), where
+  /// mixing a constant in would cost a hit two instructions and spread
+  /// nothing. The third word stays out: keys that differ only there (one
   /// Forge key declared in two files) are rare, take the next probe, and
   /// mixing it in spread Forge's entries and slowed hits over thousands of
   /// dependencies.
   @inlinable @inline(__always)
-  static func hash(_ bits: SlotKeyBits) -> UInt {
-    (bits.first ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F)) &* 0x9E37_79B9_7F4A_7C15
+  static func hash(_ bits: SlotKeyBits, mixingSecond: Bool) -> UInt {
+    (mixingSecond ? bits.first ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F) : bits.first) &* 0x9E37_79B9_7F4A_7C15
   }
 
   /// How many replaced tables are kept; for tests.
@@ -169,7 +187,7 @@ import CForgeAtomics
     in table: UnsafeMutableRawPointer
   ) -> (entry: UnsafeMutablePointer<UInt>, isRemoved: Bool) {
     let words = table.assumingMemoryBound(to: UInt.self)
-    var index = Self.hash(bits) &>> words[0]
+    var index = Self.hash(bits, mixingSecond: usesSecondWord) &>> words[0]
     while true {
       let entry = entry(index, in: table)
       if entry[0] == 0 { return (entry, false) }
@@ -190,7 +208,7 @@ import CForgeAtomics
     guard let table = cell.pointee else { return }
     let words = table.assumingMemoryBound(to: UInt.self)
     let mask = words[1]
-    var index = Self.hash(bits) &>> words[0]
+    var index = Self.hash(bits, mixingSecond: usesSecondWord) &>> words[0]
     while true {
       let found = entry(index)
       guard found[0] != 0 else { return }
@@ -224,7 +242,7 @@ import CForgeAtomics
       let live = entry(position)
       guard live[0] != 0 else { break }
       if live[3] != 0 {
-        let place = Self.hash(bits(of: live)) &>> words[0]
+        let place = Self.hash(bits(of: live), mixingSecond: usesSecondWord) &>> words[0]
         if (position &- place) & mask >= (position &- index) & mask { return true }
       }
       position = (position &+ 1) & mask
@@ -264,11 +282,11 @@ import CForgeAtomics
   }
 
   /// Writes an entry at `entry` (in a table not yet published, or an
-  /// empty or removed entry of the published one): the slot word last,
-  /// with release; in a table that empties entries, the first key word
-  /// after it, also with release, since an emptied or removed entry is
-  /// written again: a reader that saw its old slot word, and reads the new
-  /// first key word (with acquire), sees the rest of the new entry too.
+  /// empty or removed entry of the published one): the slot word, then the
+  /// first key word last, each with release. A reader that reads the new
+  /// first key word (with acquire) sees the rest of the new entry; one that
+  /// reads an empty entry's 0, or the old word of an emptied or removed
+  /// entry (a key nothing asks for any more), matches nothing.
   private func write(
     slot: UnsafeMutableRawPointer,
     bits: SlotKeyBits,
@@ -276,13 +294,13 @@ import CForgeAtomics
     cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
     at entry: UnsafeMutablePointer<UInt>
   ) {
-    if !emptiesEntries { entry[1] = bits.first }
+    assert(bits.first != 0, "a key's first word is never 0, an empty entry's")
     entry[2] = bits.second
     entry[3] = UInt(bitPattern: valueType)
     entry[4] = UInt(bitPattern: cell)
     if usesThirdWord { entry[5] = bits.third }
     forge_store_release(Self.word(entry), slot)
-    if emptiesEntries { forge_store_release(Self.word(entry + 1), UnsafeMutableRawPointer(bitPattern: bits.first)) }
+    forge_store_release(Self.word(entry + 1), UnsafeMutableRawPointer(bitPattern: bits.first))
   }
 }
 

@@ -203,7 +203,7 @@ package enum Validation {
       }
       index += 1
       let session = ValidationSession()
-      Gates.activeOverrideScopes.add(Gates.taskBoundWeight)
+      ThreadRecords.moveScopeGate(by: Gates.taskBoundWeight)
       Gates.asyncValidations.add(1)
       let end: ValidationSession.End
       if !throwing, #available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *) {
@@ -225,7 +225,7 @@ package enum Validation {
         end = session.waitForEnd()
       }
       Gates.asyncValidations.add(-1)
-      Gates.activeOverrideScopes.add(-Gates.taskBoundWeight)
+      ThreadRecords.moveScopeGate(by: -Gates.taskBoundWeight)
       findings.add(session, rootName: root.name, end: end, diagnose: diagnose)
       built.note(session)
     }
