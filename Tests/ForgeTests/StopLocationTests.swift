@@ -14,8 +14,27 @@ final class LocatedMismatchContainer: Container, @unchecked Sendable {
   var plain: Int { 42 }
 }
 
+/// A site whose line does not fit in a packed site's 32 bits: its miss
+/// passes the site as it is. (A stop there cannot be checked: the standard
+/// library's `fatalError` itself stops on a line past 2³².)
+final class FarLineContainer: Container, @unchecked Sendable {
+  var kept: Service { provide(.cached, line: 1 << 40) { Service("far") } }
+  var forever: Service { provide(.singleton, line: 1 << 40) { Service("forever") } }
+}
+
 @Suite("Where a stop points")
 struct StopLocationTests {
+  @Test("a site whose line does not fit a packed site keeps its instances as its scope says")
+  func farLine() {
+    let container = FarLineContainer()
+    let kept = container.kept
+    let forever = container.forever
+    #expect(container.kept === kept && container.forever === forever)
+    container.resetCached()
+    #expect(container.kept !== kept)  // .cached, as declared
+    #expect(container.forever === forever)  // .singleton
+  }
+
   @Test("a failed resolution stops at the declaration of the dependency that failed, not inside Forge")
   func cycleStopsAtDeclaration() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

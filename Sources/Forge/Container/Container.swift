@@ -176,7 +176,19 @@ open class Container: @unchecked Sendable {
     {
       return value
     }
+    if preview == nil, let site = PackedSite(file: fileID, line: line, scope: scope) {
+      return provideMissed(key: key.name, site: site, factory)
+    }
     return provideMissed(scope, key: key.name, fileID: fileID, line: line, factory, preview: preview)
+  }
+
+  /// ``provideMissed(_:key:fileID:line:_:preview:)`` for a `provide`
+  /// without a preview, its site packed (see ``PackedSite``): every
+  /// argument in a register.
+  @inlinable @inline(never)
+  final func provideMissed<T, Made>(key name: String, site: PackedSite, _ factory: () -> Made) -> T {
+    provideMissed(
+      site.scope, key: name, fileID: site.fileID, line: site.line, factory, preview: nil as (() -> Made)?)
   }
 
   /// A synchronous `provide` past the published read, out of line. The
