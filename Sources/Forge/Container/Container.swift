@@ -177,7 +177,7 @@ open class Container: @unchecked Sendable {
       return value
     }
     if preview == nil, let site = PackedSite(file: fileID, line: line, scope: scope) {
-      return provideMissed(key: key.name, site: site, factory)
+      return provideMissedAtSite(key: key.name, site: site, factory)
     }
     return provideMissed(scope, key: key.name, fileID: fileID, line: line, factory, preview: preview)
   }
@@ -186,8 +186,8 @@ open class Container: @unchecked Sendable {
   /// without a preview, its site packed (see ``PackedSite``): every
   /// argument in a register.
   @inlinable @inline(never)
-  final func provideMissed<T, Made>(key name: String, site: PackedSite, _ factory: () -> Made) -> T {
-    provideMissed(
+  final func provideMissedAtSite<T, Made>(key name: String, site: PackedSite, _ factory: () -> Made) -> T {
+    provideAfterMiss(
       site.scope, key: name, fileID: site.fileID, line: site.line, factory, preview: nil as (() -> Made)?)
   }
 
@@ -197,6 +197,21 @@ open class Container: @unchecked Sendable {
   /// stack-protector check.
   @inlinable @inline(never)
   final func provideMissed<T, Made, Preview>(
+    _ scope: Scope,
+    key name: String,
+    fileID: StaticString,
+    line: UInt,
+    _ factory: () -> Made,
+    preview: (() -> Preview)?
+  ) -> T {
+    provideAfterMiss(scope, key: name, fileID: fileID, line: line, factory, preview: preview)
+  }
+
+  /// What ``provideMissed(_:key:fileID:line:_:preview:)`` and
+  /// ``provideMissedAtSite(key:site:_:)`` do, inlined into each: an
+  /// overridden read, or one in a scope, pays for no call more.
+  @inlinable @inline(__always)
+  final func provideAfterMiss<T, Made, Preview>(
     _ scope: Scope,
     key name: String,
     fileID: StaticString,
