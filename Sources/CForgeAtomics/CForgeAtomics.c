@@ -17,9 +17,9 @@
 __attribute__((aligned(64))) const unsigned char forge_unmade_thread_state[64] = {1};
 _Thread_local void *forge_thread_state FORGE_THREAD_STATE_TLS_MODEL = (void *)forge_unmade_thread_state;
 __attribute__((aligned(128))) intptr_t forge_gate_words[16];
-// Two empty entries of up to eight words after the header: a shift of 63
-// takes every hash to entry 0 or 1, the mask 1 keeps a probe there.
-__attribute__((aligned(64))) const uintptr_t forge_closed_slot_table[2 + 2 * 8] = {63, 1};
+// Two empty entries of up to eight words after the header's eight: a shift
+// of 63 takes every hash to entry 0 or 1, the mask 1 keeps a probe there.
+__attribute__((aligned(64))) const uintptr_t forge_closed_slot_table[8 + 2 * 8] = {63, 1};
 
 #if FORGE_READER_STORE_IS_PLAIN
 // Which fence the reclaimer uses (forge_heavy_fence_kind), decided once.

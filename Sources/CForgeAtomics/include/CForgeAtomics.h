@@ -223,7 +223,7 @@ static inline void forge_set_thread_state(void *_Nullable state) {
 // store's fast table cell holds while the store is on its general path or
 // has no table yet, so that a hit finds no entry without testing for a
 // null table. Read-only; never freed.
-extern const uintptr_t forge_closed_slot_table[2 + 2 * 8];
+extern const uintptr_t forge_closed_slot_table[8 + 2 * 8];
 
 static inline void *_Nonnull forge_closed_slot_table_address(void) { return (void *)forge_closed_slot_table; }
 
