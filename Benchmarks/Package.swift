@@ -28,7 +28,12 @@ let package = Package(
         .product(name: "SwiftPod", package: "Forge"),
         .product(name: "DependencyFetcher", package: "Forge"),
       ],
-      path: "Sources/ForgeInstructions"
+      path: "Sources/ForgeInstructions",
+      // Without LLVM's function merging: scenario functions that differ only
+      // in a line number (a hit and a main-actor hit) were merged, and one
+      // of them reached through a thunk that passed the difference in a
+      // register, which cost its hits up to 8 instructions of the harness's.
+      swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-llvm-merge-functions-pass"])]
     ),
     .executableTarget(
       name: "ForgeBenchmarks",
