@@ -43,8 +43,7 @@ import CForgeAtomics
   package let record: UnsafeMutablePointer<UInt>
 
   private init() {
-    fast = CacheLines.allocate(ThreadFastState.self)
-    fast.initialize(to: ThreadFastState())
+    fast = ThreadFastState.allocate()
     record = fast.pointee.reads
     ThreadRecords.add(record, state: fast)
   }
@@ -52,9 +51,7 @@ import CForgeAtomics
   deinit {
     // The thread is ending: no reclaim may scan its record any more.
     ThreadRecords.remove(record)
-    fast.pointee.deallocate()
-    fast.deinitialize(count: 1)
-    CacheLines.deallocate(fast)
+    ThreadFastState.free(fast)
   }
 
   /// Set while a dialect reads a property only to learn which slot key it

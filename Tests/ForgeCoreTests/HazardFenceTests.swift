@@ -53,7 +53,7 @@ struct HazardFenceTests {
     let letGo = Signal()
     let reclaimed = Signal()
     let reader = RealThread {
-      let read = ResolutionContext.currentFast.pointee.beginRead(cell)
+      let read = ResolutionContext.currentFast.beginRead(cell)
       precondition(read?.box == box)
       reading.raise()
       letGo.wait()

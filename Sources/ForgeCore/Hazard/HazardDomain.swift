@@ -3,7 +3,7 @@ import CForgeAtomics
 /// Lock-free readers and deferred reclamation.
 ///
 /// A reader takes a published instance inside a read
-/// (``ThreadFastState/beginRead(_:)``: its thread's read counter is odd
+/// (`beginRead(_:)` on the thread's state: its thread's read counter is odd
 /// meanwhile), and an override or a registration under one of its thread's
 /// hazard pointers (``ThreadFastState/beginHeldRead(_:hazard:)``); a store
 /// that takes a box out of its cell retires it here and destroys it only
@@ -165,14 +165,14 @@ package enum ThreadRecords {
   }
 }
 
-/// A published instance being read (``ThreadFastState/beginRead(_:)``).
+/// A published instance being read (`beginRead(_:)` on the thread's state).
 @usableFromInline package struct PublishedRead {
   /// The instance's address.
   @usableFromInline package let box: UnsafeMutableRawPointer
   /// The read counter of the reading thread (``ThreadFastState/reads``).
   @usableFromInline let reads: UnsafeMutablePointer<UInt>
 
-  /// A read started with the counter `reads` (``ThreadFastState/beginRead(_:)``).
+  /// A read started with the counter `reads` (`beginRead(_:)` on the thread's state).
   @inlinable
   init(box: UnsafeMutableRawPointer, reads: UnsafeMutablePointer<UInt>) {
     self.box = box

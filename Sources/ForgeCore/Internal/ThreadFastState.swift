@@ -22,9 +22,10 @@ import CForgeAtomics
   @usableFromInline package private(set) var scopeGateMirror = false
   /// This thread's record, which reclaimers scan (``ThreadRecords``): a
   /// read counter, odd while the thread reads a published instance
-  /// (``beginRead(_:)``), then ``hazardCount`` hazard pointers for override
-  /// boxes (``overrideHazard``). Lines of their own: every read writes the
-  /// counter twice.
+  /// (`beginRead(_:)` on the state's pointer), then ``hazardCount`` hazard
+  /// pointers for override boxes (``overrideHazard``). In the span after
+  /// the state's (``recordOffset``), lines of their own: every read writes
+  /// the counter twice.
   @usableFromInline package let reads: UnsafeMutablePointer<UInt>
   /// The override hazard pointers, after the counter in the record.
   @usableFromInline package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
@@ -103,23 +104,42 @@ import CForgeAtomics
     }
   }
 
-  init() {
+  /// Where a state's record (``reads``) starts, from the state's own
+  /// address: the span after the state's, in the same allocation
+  /// (``allocate()``), so that a read finds its counter without loading
+  /// its address.
+  @usableFromInline static var recordOffset: Int { 128 }
+
+  /// A state and its record in one allocation of two spans, the record in
+  /// the second (see ``recordOffset``); free it with ``free(_:)``.
+  static func allocate() -> UnsafeMutablePointer<ThreadFastState> {
+    precondition(recordOffset == CacheLines.span && MemoryLayout<ThreadFastState>.stride <= recordOffset)
+    let words = (recordOffset + (1 + hazardCount) * MemoryLayout<UInt>.stride) / MemoryLayout<UInt>.stride
+    let raw = UnsafeMutableRawPointer(CacheLines.allocate(UInt.self, count: words))
+    let state = raw.bindMemory(to: ThreadFastState.self, capacity: 1)
+    state.initialize(to: ThreadFastState(reads: (raw + recordOffset).bindMemory(to: UInt.self, capacity: 1)))
+    return state
+  }
+
+  /// Frees a state from ``allocate()`` and what it holds.
+  static func free(_ state: UnsafeMutablePointer<ThreadFastState>) {
+    state.pointee.frames.deallocate()  // BuildFrame is trivial: nothing to deinitialize
+    state.deinitialize(count: 1)
+    CacheLines.deallocate(state)
+  }
+
+  private init(reads: UnsafeMutablePointer<UInt>) {
     // The placeholder's set byte stands for this one (see skipsFastReads).
     precondition(MemoryLayout<ThreadFastState>.offset(of: \.skipsFastReads) == 0)
     // The gate's mirror next to it, so that one half-word load reads both.
     precondition(MemoryLayout<ThreadFastState>.offset(of: \.scopeGateMirror) == 1)
     // The counter, then the hazard pointers: one word each.
-    reads = CacheLines.allocate(UInt.self, count: 1 + Self.hazardCount)
+    self.reads = reads
     reads.initialize(to: 0)
     hazard = UnsafeMutableRawPointer(reads + 1)
       .bindMemory(to: UnsafeMutableRawPointer?.self, capacity: Self.hazardCount)
     hazard.initialize(repeating: nil, count: Self.hazardCount)
     frames = .allocate(capacity: frameCapacity)
-  }
-
-  func deallocate() {
-    CacheLines.deallocate(reads)
-    frames.deallocate()  // BuildFrame is trivial: nothing to deinitialize
   }
 
   // MARK: Frames
@@ -198,29 +218,6 @@ import CForgeAtomics
     frameCapacity *= 2
   }
 
-  /// Takes hold of the box published in `cell` until the read's
-  /// ``PublishedRead/end()`` (or ``PublishedRead/take(_:)``): the thread's
-  /// read counter is odd meanwhile, and no reclaimer frees a box while a
-  /// thread that may have loaded it is inside its read. Nil when nothing
-  /// is published.
-  ///
-  /// ```swift
-  /// if let read = thread.pointee.beginRead(slot.cell) { return read.take(T.self) }
-  /// ```
-  ///
-  /// A read only copies the instance out: it takes no lock, runs no code of
-  /// the user's and starts no other read, so a reclaimer waiting for it to
-  /// end waits for a few instructions of a thread that needs nothing from
-  /// anyone.
-  @inlinable
-  package func beginRead(_ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> PublishedRead? {
-    // The counter's address once: loaded again after the read's stores,
-    // it would cost a load (the compiler cannot tell that they left it).
-    let reads = self.reads
-    guard let box = forge_read_begin(reads, cell) else { return nil }
-    return PublishedRead(box: box, reads: reads)
-  }
-
   /// Takes hold of the box published in `cell` under one of this thread's
   /// override hazard pointers (``overrideHazard``), which a build may keep
   /// while it runs; ``endHeldRead(hazard:)`` lets go.
@@ -241,5 +238,30 @@ import CForgeAtomics
   @inlinable
   package func endHeldRead(hazard pointer: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
     forge_hazard_clear(pointer)
+  }
+}
+
+extension UnsafeMutablePointer where Pointee == ThreadFastState {
+  /// Takes hold of the box published in `cell` until the read's
+  /// ``PublishedRead/end()`` (or ``PublishedRead/take(_:)``): the thread's
+  /// read counter is odd meanwhile, and no reclaimer frees a box while a
+  /// thread that may have loaded it is inside its read. Nil when nothing
+  /// is published.
+  ///
+  /// ```swift
+  /// if let read = thread.beginRead(slot.cell) { return read.take(T.self) }
+  /// ```
+  ///
+  /// A read only copies the instance out: it takes no lock, runs no code of
+  /// the user's and starts no other read, so a reclaimer waiting for it to
+  /// end waits for a few instructions of a thread that needs nothing from
+  /// anyone.
+  @inlinable
+  package func beginRead(_ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> PublishedRead? {
+    // The counter's address from the state's: the record follows it in
+    // its allocation (ThreadFastState.recordOffset), so no load.
+    let reads = (UnsafeMutableRawPointer(self) + ThreadFastState.recordOffset).assumingMemoryBound(to: UInt.self)
+    guard let box = forge_read_begin(reads, cell) else { return nil }
+    return PublishedRead(box: box, reads: reads)
   }
 }

@@ -266,7 +266,7 @@ extension SlotStore where Key == IdentityKey {
     guard Gates.isClearForThisTask, let thread = ResolutionContext.currentFastIfMade,
       let found = objectSlot(serial: serial, life: life, as: T.self, in: thread)
     else { return nil }
-    if thread.pointee.recordsNothing, let read = thread.pointee.beginRead(found.cell) {
+    if thread.pointee.recordsNothing, let read = thread.beginRead(found.cell) {
       return read.take(T.self)
     }
     known = found.slot
@@ -308,7 +308,7 @@ extension SlotStore where Key == IdentityKey {
       return missed(storeSerial == KeySerial.none ? .general : .unread)
     }
     guard let thread = ResolutionContext.fastReader else { return missed(.skipped) }
-    guard let read = thread.pointee.beginRead(found.cell) else {
+    guard let read = thread.beginRead(found.cell) else {
       return missed(.unpublished)
     }
     return read.take(T.self)
@@ -350,7 +350,7 @@ extension SlotStore where Key == IdentityKey {
     }
     // Not overridden: its published instance, if it has one.
     guard slot._withUnsafeGuaranteedRef({ $0.overrideCell.pointee == nil }),
-      let read = thread.pointee.beginRead(found.cell)
+      let read = thread.beginRead(found.cell)
     else { return nil }
     return read.take(T.self)
   }
@@ -462,7 +462,7 @@ extension SlotStore where Key == IdentityKey {
   package func beginPublishedObjectRead<T>(serial: UInt, life: KeyLife, as type: T.Type) -> PublishedRead? {
     guard let thread = ResolutionContext.clearFastReader,
       let found = objectSlot(serial: serial, life: life, as: T.self, in: thread),
-      let read = thread.pointee.beginRead(found.cell)
+      let read = thread.beginRead(found.cell)
     else { return nil }
     return read
   }

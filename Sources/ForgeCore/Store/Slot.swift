@@ -113,7 +113,7 @@ import CForgeAtomics
   }
 
   /// What a slot publishes for lock-free readers, each in a cell of its own
-  /// that ``ThreadFastState/beginRead(_:)`` reads under the hazard pointer.
+  /// that `beginRead(_:)` on the thread's state reads inside a read.
   /// Cells are written only under the store's lock; a replaced box is
   /// retired until no reader holds it.
   package enum BoxKind: Sendable {

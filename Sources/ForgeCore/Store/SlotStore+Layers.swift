@@ -99,7 +99,7 @@ extension SlotStore {
         thread.pointee.markScopeUsed(depth: keptAtDepth)
         return try resolveKept(slot, keeper: keeper, lifetime: lifetime, factory: factory, thread: thread, scope: scope)
       }
-      if let read = thread.pointee.beginRead(slot.cell) {
+      if let read = thread.beginRead(slot.cell) {
         let value = read.take(T.self)
         // Built before its dependencies were known to this scope? Then the
         // decision above could not see them: ask again now they are.
@@ -146,7 +146,7 @@ extension SlotStore {
       // the store retires boxes only once no reader's hazard pointer holds
       // them. `keptSlot` rather than the typed slot: reading a field of
       // `Override<T>` would look its metadata up.
-      if let read = thread.pointee.beginRead(override.keptSlot.cell) {
+      if let read = thread.beginRead(override.keptSlot.cell) {
         return read.take(T.self)
       }
       let typed = unsafeDowncast(override, to: Override<T>.self)

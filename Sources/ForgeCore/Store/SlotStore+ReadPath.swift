@@ -106,7 +106,7 @@ extension SlotStore {
   package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type, comparingType: Bool) -> PublishedRead? {
     guard let thread = ResolutionContext.clearFastReader,
       let entry = fastEntry(bits: bits, as: T.self, comparingType: comparingType),
-      let read = thread.pointee.beginRead(entry.cell)
+      let read = thread.beginRead(entry.cell)
     else { return nil }
     return read
   }
@@ -140,15 +140,17 @@ extension SlotStore {
     as type: T.Type,
     comparingType: Bool = true,
     known: inout SlotTableEntry?,
-    fastTable: FastTableCell? = nil
+    fastTable: FastTableCell? = nil,
+    reader: UnsafeMutablePointer<ThreadFastState>? = nil
   ) -> T? {
     // The thread's flag and the gate first, in one load: a raised gate asks
     // the task, out of line, and nothing the read loads is held across
-    // that call.
-    guard let thread = ResolutionContext.clearFastReader,
+    // that call. A dialect may ask first (`reader`): then not even the
+    // store is.
+    guard let thread = reader ?? ResolutionContext.clearFastReader,
       let entry = fastEntry(bits: bits, as: T.self, comparingType: comparingType, fastTable: fastTable)
     else { return nil }
-    guard let read = thread.pointee.beginRead(entry.cell) else {
+    guard let read = thread.beginRead(entry.cell) else {
       known = entry
       return nil
     }
@@ -245,7 +247,7 @@ extension SlotStore {
             try general(known: slot)
           }
         }
-        if let read = thread.pointee.beginRead(entry.cell) {
+        if let read = thread.beginRead(entry.cell) {
           return read.take(T.self)
         }
       } else if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
@@ -340,7 +342,7 @@ extension SlotStore {
     // Not overridden: its published instance, if it has one. An override
     // installed since is a race the plain hit has too.
     guard servesPublished, slot._withUnsafeGuaranteedRef({ $0.overrideCell.pointee == nil }),
-      let read = thread.pointee.beginRead(entry.cell)
+      let read = thread.beginRead(entry.cell)
     else { return nil }
     return read.take(T.self)
   }
@@ -375,7 +377,7 @@ extension SlotStore {
     case .none:
       return try missed()
     case .published:
-      guard let read = thread.pointee.beginRead(cell) else { return try missed() }
+      guard let read = thread.beginRead(cell) else { return try missed() }
       return read.take(T.self)
     case .override(let scope, let override):
       // The scope keeps the override.
@@ -530,7 +532,7 @@ extension SlotStore {
   ) -> PublishedRead? {
     override._withUnsafeGuaranteedRef {
       guard $0.lifetime.isStored, $0.keptSlot.valueType == ObjectIdentifier(T.self) else { return nil }
-      return thread.pointee.beginRead($0.keptSlot.cell)
+      return thread.beginRead($0.keptSlot.cell)
     }
   }
 
@@ -575,7 +577,7 @@ extension SlotStore {
         return try resolveLayers(slot, lifetime: lifetime, factory: factory, servesPreview: false, thread: thread)
       }
       guard lifetime.isStored else { return try buildOwn(slot, factory: factory, thread: thread) }
-      if let read = thread.pointee.beginRead(slot.cell) {
+      if let read = thread.beginRead(slot.cell) {
         return read.take(T.self)
       }
       return try resolveKept(slot, keeper: nil, lifetime: lifetime, factory: factory, thread: thread, scope: nil)
