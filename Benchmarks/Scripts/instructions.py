@@ -72,7 +72,11 @@ SCALE_RATIO_TODAY = 3.0
 # functions (a thunk of the harness's). Hits 155, 150, 139 and 151:
 # ForgeInject's, SwiftPod's and DependencyFetcher's within + 40, Forge's
 # + 42.
-HIT_EXTRA_TODAY = 45
+# Later that day every dialect came within issue 10's + 40 (153 / 149 /
+# 138 / 150): CI holds the hits to + 42, two for code layout (a loop's
+# alignment no-op fell on Forge's hit path and off it again with
+# unrelated changes).
+HIT_EXTRA_TODAY = 42
 # A transient build is held to issue 10's budget with --today too: every
 # dialect meets it. SwiftPod's since a transient whose slot is cached
 # builds in a small function of its own (590 -> 544, hand-written 367).
@@ -138,7 +142,11 @@ CHAIN_SYSTEMS = ["forge", "forgeinject", "swiftpod"]
 # starts its dictionaries without a literal, an override target holds its
 # key without an `AnyHashable`, and a lock and a store allocate once less
 # each (2026-11-26).
-SETUP_LEVEL = {"forgeinject": (35900, 23)}
+# The count spreads by about 2 % between processes of one build (Swift's
+# hashing is seeded per process, and the set-up is dictionary work): on
+# 2026-11-28 three runs read 35,444, 35,407 and 35,407, and one 36,116,
+# over the level; the level goes to 36,500 (3 % over the common count).
+SETUP_LEVEL = {"forgeinject": (36500, 23)}
 # A set-up costs hundreds of hits: fewer operations, as for first-async.
 SETUP_BASE, SETUP_STEP = 200, 2000
 # Issue 12's `validate()` of one root (benchmark scenario 11 by the wall
@@ -409,9 +417,14 @@ def parse(path):
 
 
 def per_operation(scenario, system, base=BASE, step=STEP):
+    """(instructions, mallocs) per operation, each rounded to a hundredth:
+    an operation runs a whole number of instructions, and what the two
+    runs' one-off work leaves over (a few hundred instructions in all,
+    under 0.01 per operation) would otherwise decide a comparison with a
+    budget made of whole numbers (153.003 against 112.999 + 40)."""
     small = callgrind(scenario, system, base)
     large = callgrind(scenario, system, base + step)
-    return (large[0] - small[0]) / step, (large[1] - small[1]) / step
+    return round((large[0] - small[0]) / step, 2), round((large[1] - small[1]) / step, 2)
 
 
 def per_iteration_first_async(system):
