@@ -35,7 +35,7 @@ import CForgeAtomics
   /// memory so that reading it retains nothing.
   package let fast: UnsafeMutablePointer<ThreadFastState>
 
-  /// This thread's record (``ThreadFastState/reads``): its read counter and
+  /// This thread's record (``ThreadFastState/recordOffset``): its read counter and
   /// hazard pointers. Stores this thread reads from without a lock scan it
   /// before they release a box, so a box is never released while a reader
   /// holds it. A copy of the fast state's pointer, so that other threads
@@ -44,7 +44,7 @@ import CForgeAtomics
 
   private init() {
     fast = ThreadFastState.allocate()
-    record = fast.pointee.reads
+    record = fast.reads
     ThreadRecords.add(record, state: fast)
   }
 

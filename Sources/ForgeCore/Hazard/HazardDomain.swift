@@ -62,7 +62,7 @@ struct RetiredBox {
 /// a reclaim scans with, so a scan never reads a freed record.
 package enum ThreadRecords {
   /// The records, by address of each thread's read counter
-  /// (``ThreadFastState/reads``), which the hazard pointers follow.
+  /// (``ThreadFastState/recordOffset``), which the hazard pointers follow.
   private final class Registry: @unchecked Sendable {
     // @unchecked: `records` and `states` are only touched inside
     // `lock.withLock`; the words they point at are read with atomic loads,
@@ -135,7 +135,7 @@ package enum ThreadRecords {
     // every such store visible to the scan, or makes the reader see the
     // cell's new value.
     guard forge_heavy_fence() != 0 else { return nil }
-    let own = ResolutionContext.currentFastIfMade?.pointee.reads
+    let own = ResolutionContext.currentFastIfMade?.reads
     return registry.lock.withLock {
       var held: Set<UnsafeMutableRawPointer> = []
       var reading: [(record: UnsafeMutablePointer<UInt>, count: UInt)] = []
@@ -169,7 +169,7 @@ package enum ThreadRecords {
 @usableFromInline package struct PublishedRead {
   /// The instance's address.
   @usableFromInline package let box: UnsafeMutableRawPointer
-  /// The read counter of the reading thread (``ThreadFastState/reads``).
+  /// The read counter of the reading thread (``ThreadFastState/recordOffset``).
   @usableFromInline let reads: UnsafeMutablePointer<UInt>
 
   /// A read started with the counter `reads` (`beginRead(_:)` on the thread's state).

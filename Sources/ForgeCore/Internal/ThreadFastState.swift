@@ -20,15 +20,6 @@ import CForgeAtomics
   /// (`forge_fast_read_flags`) where it read the gate's word and then this
   /// state. Written only by `forge_set_scope_gate_mirror`, from any thread.
   @usableFromInline package private(set) var scopeGateMirror = false
-  /// This thread's record, which reclaimers scan (``ThreadRecords``): a
-  /// read counter, odd while the thread reads a published instance
-  /// (`beginRead(_:)` on the state's pointer), then ``hazardCount`` hazard
-  /// pointers for override boxes (``overrideHazard``). In the span after
-  /// the state's (``recordOffset``), lines of their own: every read writes
-  /// the counter twice.
-  @usableFromInline package let reads: UnsafeMutablePointer<UInt>
-  /// The override hazard pointers, after the counter in the record.
-  @usableFromInline package let hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?>
   /// Builds deep enough for an override read at each depth to have a
   /// hazard pointer of its own, which it may hold while the override's
   /// factory runs.
@@ -42,18 +33,9 @@ import CForgeAtomics
     UnsafeMutableRawPointer(reads + 1).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
   }
 
-  /// The hazard pointer for a container-wide override's box read at the
-  /// current build depth. At a depth below ``heldOverrideDepths`` it is that
-  /// depth's own (``holdsOverrideAcrossBuild``), so the override may stay
-  /// held while its factory runs and resolves deeper; deeper, it is shared,
-  /// for momentary reads only.
-  @inlinable
-  package var overrideHazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-    hazard + min(buildDepth, Self.heldOverrideDepths)
-  }
-
-  /// Whether ``overrideHazard`` may stay held across a build: no deeper
-  /// resolution uses it.
+  /// Whether the override hazard pointer (``overrideHazard`` on the
+  /// state's pointer) may stay held across a build: no deeper resolution
+  /// uses it.
   @inlinable
   package var holdsOverrideAcrossBuild: Bool { buildDepth < Self.heldOverrideDepths }
   /// Set while the thread reads a property in key-capture mode or
@@ -104,10 +86,14 @@ import CForgeAtomics
     }
   }
 
-  /// Where a state's record (``reads``) starts, from the state's own
-  /// address: the span after the state's, in the same allocation
-  /// (``allocate()``), so that a read finds its counter without loading
-  /// its address.
+  /// Where a state's record starts, from the state's own address: the span
+  /// after the state's, in the same allocation (``allocate()``), so that a
+  /// read finds its counter without loading its address. The record is
+  /// what reclaimers scan (``ThreadRecords``): a read counter, odd while
+  /// the thread reads a published instance (`beginRead(_:)` on the state's
+  /// pointer), then ``hazardCount`` hazard pointers for override boxes
+  /// (`overrideHazard`). Lines of their own: every read writes the counter
+  /// twice.
   @usableFromInline static var recordOffset: Int { 128 }
 
   /// A state and its record in one allocation of two spans, the record in
@@ -117,7 +103,10 @@ import CForgeAtomics
     let words = (recordOffset + (1 + hazardCount) * MemoryLayout<UInt>.stride) / MemoryLayout<UInt>.stride
     let raw = UnsafeMutableRawPointer(CacheLines.allocate(UInt.self, count: words))
     let state = raw.bindMemory(to: ThreadFastState.self, capacity: 1)
-    state.initialize(to: ThreadFastState(reads: (raw + recordOffset).bindMemory(to: UInt.self, capacity: 1)))
+    state.initialize(to: ThreadFastState())
+    // The counter, then the hazard pointers: one word each.
+    (raw + recordOffset).bindMemory(to: UInt.self, capacity: 1).initialize(to: 0)
+    state.hazard.initialize(repeating: nil, count: hazardCount)
     return state
   }
 
@@ -128,17 +117,11 @@ import CForgeAtomics
     CacheLines.deallocate(state)
   }
 
-  private init(reads: UnsafeMutablePointer<UInt>) {
+  private init() {
     // The placeholder's set byte stands for this one (see skipsFastReads).
     precondition(MemoryLayout<ThreadFastState>.offset(of: \.skipsFastReads) == 0)
     // The gate's mirror next to it, so that one half-word load reads both.
     precondition(MemoryLayout<ThreadFastState>.offset(of: \.scopeGateMirror) == 1)
-    // The counter, then the hazard pointers: one word each.
-    self.reads = reads
-    reads.initialize(to: 0)
-    hazard = UnsafeMutableRawPointer(reads + 1)
-      .bindMemory(to: UnsafeMutableRawPointer?.self, capacity: Self.hazardCount)
-    hazard.initialize(repeating: nil, count: Self.hazardCount)
     frames = .allocate(capacity: frameCapacity)
   }
 
@@ -242,6 +225,31 @@ import CForgeAtomics
 }
 
 extension UnsafeMutablePointer where Pointee == ThreadFastState {
+  /// The thread's read counter: the first word of its record, at
+  /// ``ThreadFastState/recordOffset`` from the state.
+  @inlinable
+  package var reads: UnsafeMutablePointer<UInt> {
+    (UnsafeMutableRawPointer(self) + ThreadFastState.recordOffset).assumingMemoryBound(to: UInt.self)
+  }
+
+  /// The override hazard pointers, after the counter in the record.
+  @inlinable
+  package var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    (UnsafeMutableRawPointer(self) + ThreadFastState.recordOffset + MemoryLayout<UInt>.stride)
+      .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+  }
+
+  /// The hazard pointer for a container-wide override's box read at the
+  /// current build depth. At a depth below
+  /// ``ThreadFastState/heldOverrideDepths`` it is that depth's own
+  /// (``ThreadFastState/holdsOverrideAcrossBuild``), so the override may
+  /// stay held while its factory runs and resolves deeper; deeper, it is
+  /// shared, for momentary reads only.
+  @inlinable
+  package var overrideHazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    hazard + Swift.min(pointee.buildDepth, ThreadFastState.heldOverrideDepths)
+  }
+
   /// Takes hold of the box published in `cell` until the read's
   /// ``PublishedRead/end()`` (or ``PublishedRead/take(_:)``): the thread's
   /// read counter is odd meanwhile, and no reclaimer frees a box while a
@@ -260,7 +268,7 @@ extension UnsafeMutablePointer where Pointee == ThreadFastState {
   package func beginRead(_ cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> PublishedRead? {
     // The counter's address from the state's: the record follows it in
     // its allocation (ThreadFastState.recordOffset), so no load.
-    let reads = (UnsafeMutableRawPointer(self) + ThreadFastState.recordOffset).assumingMemoryBound(to: UInt.self)
+    let reads = self.reads
     guard let box = forge_read_begin(reads, cell) else { return nil }
     return PublishedRead(box: box, reads: reads)
   }

@@ -485,7 +485,7 @@ extension SlotStore where Key == IdentityKey {
     guard !thread.pointee.isCapturing else { return nil }
     if let cached = life.cachedSlot(inStore: fastSerial) { return cached }
     let bits = SlotKeyBits(serial: serial)
-    guard let entry = typedEntry(bits: bits, as: T.self, comparingType: true, inFastTable: true) else { return nil }
+    guard let entry = typedEntry(bits: bits, as: T.self, comparingType: true, in: fastTable) else { return nil }
     let found = CachedSlot(entry)
     if !life.cachesASlot { cacheSlot(found, in: life) }
     return found

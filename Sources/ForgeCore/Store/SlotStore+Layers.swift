@@ -40,7 +40,7 @@ extension SlotStore {
     // The container-wide override, read under this build depth's override
     // hazard pointer, which stays held while the override serves the
     // request when the depth has one of its own; otherwise it is retained.
-    let overrideHazard = thread.pointee.overrideHazard
+    let overrideHazard = thread.overrideHazard
     var containerOverride: Unmanaged<AnyOverride>?
     var retainedOverride: AnyOverride?
     if scoped == nil, overrideCount.value > 0,

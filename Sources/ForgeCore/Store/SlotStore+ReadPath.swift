@@ -12,7 +12,7 @@ import CForgeAtomics
 extension SlotStore {
   /// The table entry for `bits`, when no override can apply to it and it
   /// holds a `T`: the start of every lock-free read. See
-  /// ``typedEntry(bits:as:comparingType:inFastTable:fastTable:)`` for `comparingType`.
+  /// ``typedEntry(bits:as:comparingType:in:)`` for `comparingType`.
   @inlinable @inline(__always)
   func knownEntry<T>(
     bits: SlotKeyBits?,
@@ -49,21 +49,22 @@ extension SlotStore {
     fastTable: FastTableCell? = nil
   ) -> SlotTableEntry? {
     guard let bits else { return nil }
-    return typedEntry(bits: bits, as: T.self, comparingType: comparingType, inFastTable: true, fastTable: fastTable)
+    return typedEntry(bits: bits, as: T.self, comparingType: comparingType, in: fastTable ?? self.fastTable)
   }
 
-  /// The entry for `bits` of the published table (``tableCell``), or of the
-  /// fast path's (``fastTableCell``, which is never empty; found through
-  /// `fastTable` when the caller keeps it), read without the lock.
+  /// The entry for `bits`, read without the lock: of the published table
+  /// (``tableCell``) when `fastTable` is nil, else of the fast path's
+  /// (``fastTableCell``, which is never empty), through the cell the
+  /// caller passes (its dialect may keep the store's ``fastTable``).
   @inlinable @inline(__always)
-  func tableEntry(bits: SlotKeyBits, inFastTable: Bool = false, fastTable: FastTableCell? = nil) -> SlotTableEntry? {
+  func tableEntry(bits: SlotKeyBits, in fastTable: FastTableCell? = nil) -> SlotTableEntry? {
     SlotTable.entry(
-      in: inFastTable ? fastTable?.cell ?? fastTableCell : tableCell, for: bits,
+      in: fastTable?.cell ?? tableCell, for: bits,
       comparingSecond: Key.identityUsesSecondWord, comparingThird: Key.identityUsesThirdWord,
-      cellIsNeverEmpty: inFastTable)
+      cellIsNeverEmpty: fastTable != nil)
   }
 
-  /// ``tableEntry(bits:inFastTable:fastTable:)`` when its slot holds `T`s.
+  /// ``tableEntry(bits:in:)`` when its slot holds `T`s.
   ///
   /// `comparingType` false is for keys under which every slot holds `T`s
   /// by construction (ForgeInject's async and main-actor keys of a type,
@@ -76,10 +77,9 @@ extension SlotStore {
     bits: SlotKeyBits,
     as type: T.Type,
     comparingType: Bool,
-    inFastTable: Bool = false,
-    fastTable: FastTableCell? = nil
+    in fastTable: FastTableCell? = nil
   ) -> SlotTableEntry? {
-    guard let entry = tableEntry(bits: bits, inFastTable: inFastTable, fastTable: fastTable) else { return nil }
+    guard let entry = tableEntry(bits: bits, in: fastTable) else { return nil }
     let holdsT = { entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self)) }
     if comparingType {
       guard holdsT() else { return nil }
@@ -95,7 +95,7 @@ extension SlotStore {
   /// to try before it builds any closure or key. ``PublishedRead/take(_:)``
   /// copies the instance out and ends the read. `comparingType` false only
   /// for a key whose slots all hold `T`s
-  /// (``typedEntry(bits:as:comparingType:inFastTable:fastTable:)``).
+  /// (``typedEntry(bits:as:comparingType:in:)``).
   ///
   /// ```swift
   /// if let read = store.beginPublishedRead(bits: bits, as: T.self, comparingType: true) {
@@ -123,7 +123,7 @@ extension SlotStore {
   /// thread whose innermost build records what it resolves misses without
   /// an entry: the general path records the read. `comparingType` false
   /// only for a key whose slots all hold `T`s
-  /// (``typedEntry(bits:as:comparingType:inFastTable:fastTable:)``). A
+  /// (``typedEntry(bits:as:comparingType:in:)``). A
   /// dialect that keeps its store's ``fastTable`` passes it.
   /// A dialect calls its miss in a function of its own, out of line and
   /// with few arguments: the hit then needs only a small frame (the
@@ -281,7 +281,7 @@ extension SlotStore {
     guard overrides < Self.observerWeight, thread.pointee.holdsOverrideAcrossBuild,
       thread.pointee.firstFrame(building: slot) == nil
     else { return nil }
-    let overrideHazard = thread.pointee.overrideHazard
+    let overrideHazard = thread.overrideHazard
     let overrideCell = slot._withUnsafeGuaranteedRef { $0.overrideCell }
     guard let box = thread.pointee.beginHeldRead(overrideCell, hazard: overrideHazard) else { return nil }
     let override = box.load(as: Unmanaged<AnyOverride>.self)

@@ -150,7 +150,7 @@ extension SlotStore {
       // read under this build depth's override hazard pointer, which no
       // override holds here (`entry` says none applies) and which the
       // deeper resolutions of a build do not use.
-      let hazard = thread.pointee.overrideHazard
+      let hazard = thread.overrideHazard
       guard let box = thread.pointee.beginHeldRead(AnySlot.registrationCell(after: cell), hazard: hazard) else {
         throw notRegistered
       }
