@@ -18,4 +18,23 @@ extension TaskLocal {
     // or nil, copied out (retained) by the load.
     return stored?.load(as: Object?.self) ?? nil
   }
+  /// ``boundObject()`` without a retain: the binding keeps the object
+  /// while the calling task runs inside it, so a caller that uses it
+  /// synchronously, and retains what it keeps for later, saves the
+  /// retain and release of every read (about 40 instructions).
+  ///
+  /// ```swift
+  /// guard let current = $taskScope.boundObjectUnretained() else { return nil }
+  /// return current._withUnsafeGuaranteedRef { $0.depth }
+  /// ```
+  @inline(__always)
+  package func boundObjectUnretained<Object: AnyObject>() -> Unmanaged<Object>? where Value == Object? {
+    var stored: UnsafeMutableRawPointer?
+    guard forge_task_local_value(Unmanaged.passUnretained(self).toOpaque(), &stored) != 0 else {
+      // The runtime's copy is released here; the binding still holds it.
+      return get().map { Unmanaged.passUnretained($0) }
+    }
+    guard let reference = stored?.load(as: UnsafeRawPointer?.self) else { return nil }
+    return Unmanaged.fromOpaque(reference)
+  }
 }

@@ -20,10 +20,14 @@
 /// unless it overrides something they were built from, and they go with the
 /// scope.
 @usableFromInline package final class OverrideScope: @unchecked Sendable {
-  // @unchecked: `entries`, `parent` and `depth` are immutable; `reaches` and
-  // `keptIn` are only touched inside `lock.withLock`.
+  // @unchecked: `entries`, `parent` and `depth` are immutable; `keptIn` is
+  // only touched inside `lock.withLock`, `reaches` inside
+  // `reachLock.withLock`.
   /// The current task's scope.
   package static var current: OverrideScope? { $taskScope.boundObject() }
+  /// ``current`` unretained, for a read that uses it before it returns
+  /// (see `TaskLocal.boundObjectUnretained()`).
+  static var currentUnretained: Unmanaged<OverrideScope>? { $taskScope.boundObjectUnretained() }
   @TaskLocal private static var taskScope: OverrideScope?
 
   package struct Target: Hashable, Sendable {
@@ -76,10 +80,15 @@
   private static let fewEntriesLimit = 16
   private let lock = ConditionLock()
   /// Memo of ``reachDepth(from:)`` by slot, valid while the process-wide
-  /// edge epoch is the one it was worked out in; guarded by `lock`, so
-  /// the dynamic exclusivity checks (about 80 instructions a read) would
-  /// only cost time.
+  /// edge epoch is the one it was worked out in; guarded by `reachLock`,
+  /// so the dynamic exclusivity checks (about 80 instructions a read)
+  /// would only cost time.
   @exclusivity(unchecked) private var reaches = ReachMemo()
+  /// Guards `reaches` alone: every read in the scope of a dependency it
+  /// does not override takes it, and a probe of the memo is short (see
+  /// ``ShortLock``), where `lock` cost each such read about 45
+  /// instructions more.
+  private let reachLock = ShortLock()
   /// Slots that keep an instance for this scope, to clear when it ends.
   private var keptIn: [AnySlot] = []
   /// Stores whose kept instances this scope keeps for itself, all of them,
@@ -168,6 +177,7 @@
   }
 
   deinit {
+    reachLock.deallocate()  // no task holds the scope: no read asks its memo
     // Before the scope count drops: while an added override raises its
     // store's override count, no read may take the lock-free path for it.
     for entry in added.values { entry.host.addedOverrideEnded() }
@@ -430,7 +440,7 @@
   private func overrideReachDepth(from slot: AnySlot) -> Int {
     let epoch = Gates.edgeEpoch.value
     let id = ObjectIdentifier(slot)
-    if let known = lock.withLock({ reaches.depth(for: id, epoch: epoch) }) { return known }
+    if let known = reachLock.withLock({ reaches.depth(for: id, epoch: epoch) }) { return known }
     var visited: Set<ObjectIdentifier> = []
     var pending = slot.lockedDependencies
     var found = 0
@@ -442,7 +452,7 @@
       }
       pending += next.lockedDependenciesUnlessOverridden ?? []
     }
-    lock.withLock { reaches.set(found, for: id, epoch: epoch) }
+    reachLock.withLock { reaches.set(found, for: id, epoch: epoch) }
     return found
   }
 }

@@ -379,11 +379,10 @@ extension SlotStore {
     case .published:
       guard let read = thread.beginRead(cell) else { return try missed() }
       return read.take(T.self)
-    case .override(let scope, let override):
-      // The scope keeps the override.
-      return try withExtendedLifetime(scope) {
-        try buildWithOverride(slot, override, as: T.self, thread: thread)
-      }
+    case .override(let override):
+      // The scope keeps the override, and the task's binding the scope,
+      // while this task runs inside it.
+      return try buildWithOverride(slot, override, as: T.self, thread: thread)
     }
   }
 
@@ -409,21 +408,25 @@ extension SlotStore {
     var onlyScopes: Bool {
       Gates.runsNoTaskBoundWorkAnywhere && Gates.scopedShutdowns.value == 0
     }
-    guard let scope = OverrideScope.current else {
+    // Unretained: the task's binding keeps the scope while the task runs
+    // inside it, and the scope its overrides.
+    guard let current = OverrideScope.currentUnretained else {
       // Another task's scope raised the gate: this one reads as outside any.
       return isKept && onlyScopes ? .published : .none
     }
-    if let found = slot._withUnsafeGuaranteedRef({ scope.override(forSlot: $0) }) {
-      guard found.override._withUnsafeGuaranteedRef({ !$0.lifetime.isStored && $0.keptSlot.valueType == valueType }),
-        thread.pointee.firstFrame(building: slot) == nil
+    return current._withUnsafeGuaranteedRef { scope in
+      if let found = slot._withUnsafeGuaranteedRef({ scope.override(forSlot: $0) }) {
+        guard found.override._withUnsafeGuaranteedRef({ !$0.lifetime.isStored && $0.keptSlot.valueType == valueType }),
+          thread.pointee.firstFrame(building: slot) == nil
+        else { return .none }
+        thread.pointee.markScopeUsed(depth: found.depth)
+        return .override(found.override)
+      }
+      guard isKept, onlyScopes, !scope.hasStrictMode,
+        slot._withUnsafeGuaranteedRef({ $0.dependenciesRecorded.value != 0 && scope.reachDepth(from: $0) == 0 })
       else { return .none }
-      thread.pointee.markScopeUsed(depth: found.depth)
-      return .override(scope, found.override)
+      return .published
     }
-    guard isKept, onlyScopes, !scope.hasStrictMode,
-      slot._withUnsafeGuaranteedRef({ $0.dependenciesRecorded.value != 0 && scope.reachDepth(from: $0) == 0 })
-    else { return .none }
-    return .published
   }
 
   /// A transient's build with `slot`, its slot, recording nothing, when
@@ -636,6 +639,8 @@ extension SlotStore {
   case none
   /// The container's published instance, if there is one.
   case published
-  /// A build with `override`, which keeps nothing; `scope` keeps it.
-  case override(OverrideScope, Unmanaged<AnyOverride>)
+  /// A build with `override`, which keeps nothing. The task's scope keeps
+  /// it: the task's binding keeps the scope while the task runs inside it,
+  /// the override's build included.
+  case override(Unmanaged<AnyOverride>)
 }
