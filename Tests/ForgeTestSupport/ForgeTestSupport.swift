@@ -28,6 +28,18 @@ package let allocatorReusesAddresses: Bool = {
   #endif
 }()
 
+/// Whether the process runs under ThreadSanitizer, which slows every
+/// atomic and every switch between threads many times over: tests whose
+/// rounds make threads meet (a barrier per round) run fewer rounds there,
+/// so that they stay inside their time limits on two cores.
+package let runsUnderThreadSanitizer: Bool = {
+  #if canImport(Glibc) || canImport(Musl)
+    return dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+  #else
+    return dlsym(UnsafeMutableRawPointer(bitPattern: -2), "__tsan_init") != nil  // RTLD_DEFAULT
+  #endif
+}()
+
 /// An instance that counts itself in `alive` while it lives, for tests
 /// that check a container let go of what it built.
 package final class Tracked: Sendable {
