@@ -159,6 +159,64 @@ struct OverriddenElsewhereTests {
     #expect(container.previewed.label == "real")
   }
 
+  @Test("in preview mode inside a scope, a kept instance gives way to its preview; the scope's override beats it")
+  func previewInsideAScope() {
+    #expect(container.previewed.label == "real")
+    #expect(container.text == "real")
+    container.withOverrides {
+      $0.override(\.text) { "scoped" }
+    } run: {
+      // Read in the scope before preview mode: the published instance.
+      #expect(container.previewed.label == "real")
+      Forge.withPreviewMode {
+        #expect(container.previewed.label == "preview")
+        #expect(container.text == "scoped")
+      }
+      #expect(container.previewed.label == "real")
+    }
+    #expect(container.text == "real")
+  }
+
+  @Test(
+    "in a scope that overrides something else, and beside another task's scope, kept values of every shape are the container's"
+  )
+  func keptValuesInAndBesideAScope() async {
+    #expect(container.number == 1)
+    #expect(container.text == "real")
+    #expect(container.maybe == 5)
+    #expect(container.greeting is Hello)
+    #expect(container.builds.count == 4)
+    container.withOverrides {
+      $0.override(\.point) { Point(x: 0, y: 0, label: "scoped") }
+    } run: {
+      #expect(container.number == 1)
+      #expect(container.text == "real")
+      #expect(container.maybe == 5)
+      #expect(container.greeting is Hello)
+      #expect(container.point.label == "scoped")
+    }
+    // Beside a scope another task holds open.
+    let entered = Signal()
+    let leave = Signal()
+    let other = Task.detached { [container] in
+      container.withOverrides {
+        $0.override(\.number) { 7 }
+      } run: {
+        #expect(container.number == 7)
+        entered.raise()
+        _ = leave.wait()
+      }
+    }
+    #expect(entered.wait())
+    #expect(container.number == 1)
+    #expect(container.text == "real")
+    #expect(container.maybe == 5)
+    #expect(container.sum == 6)
+    leave.raise()
+    await other.value
+    #expect(container.builds.count == 4)
+  }
+
   @Test("an observer added while an override is installed still sees every read")
   func observedBesideAnOverride() {
     container.override(\.text) { "mock" }

@@ -241,6 +241,11 @@ open class Container: @unchecked Sendable {
       {
         return value
       }
+      // In or beside an override scope: the scope's override, or the
+      // instance a scope leaves alone, before the closures too.
+      if let value = try store.servedInTaskScope(bits: key.identityBits, as: T.self, servesPublished: servesPublished) {
+        return value
+      }
     } catch {
       stop(error, file: fileID, line: line)
     }
