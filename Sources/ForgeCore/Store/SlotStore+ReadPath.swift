@@ -298,41 +298,48 @@ extension SlotStore {
     return nil
   }
 
-  /// What a kept dependency's read serves while overrides are installed on
-  /// the container and no scope is active, in the common cases the general
-  /// path would serve without its closures: the slot's container-wide
-  /// override (``builtByContainerOverride(_:as:overrides:thread:)``), or,
-  /// when the slot has none, its published instance, as a plain hit would
-  /// serve it (only when `servesPublished`: not when a preview factory
-  /// would serve the read instead); else nil, and the caller takes its
-  /// general path. The table must hold a slot of `T`s for `bits`, no
-  /// observer or parked key read may hold the container on the general
-  /// path, and no build in progress may record. For a dialect's miss, so
-  /// that an overridden container's reads set up none of the general
-  /// path's closures.
+  /// What a kept dependency's miss serves before its general path, so
+  /// that the common reads set up none of the general path's closures
+  /// (about 50 instructions, in Forge's); else nil, and the caller takes
+  /// its general path. The scope gate is read once and decides:
   ///
-  /// Reads in an override scope are ``servedInScope(_:cell:isKept:as:thread:otherwise:)``'s,
-  /// which reads the task's scope once for a scoped override and for a
-  /// dependency the scope leaves alone.
+  /// - **Raised** (``servedInTaskScopeOutOfLine(bits:as:servesPublished:)``,
+  ///   out of line: inlined, it cost the override case below registers):
+  ///   with no override installed on the container, what
+  ///   ``servedInScope(_:cell:isKept:as:thread:otherwise:)`` serves, the
+  ///   task's scope's override, or the published instance where the
+  ///   task's scope, if any, leaves the dependency alone.
+  /// - **Down**, with overrides installed on the container: the slot's
+  ///   container-wide override
+  ///   (``builtByContainerOverride(_:as:overrides:thread:)``), or, when the
+  ///   slot has none, its published instance, as a plain hit would serve
+  ///   it.
+  ///
+  /// The published instance only when `servesPublished` (not when a
+  /// preview factory would serve the read instead). The table must hold a
+  /// slot of `T`s for `bits`, no observer or parked key read may hold the
+  /// container on the general path, and no build in progress may record.
   ///
   /// ```swift
   /// let servesPublished = preview == nil || !PreviewMode.mightBeActive
-  /// if let value = try store.servedPastContainerOverrides(
-  ///   bits: key.identityBits, as: T.self, servesPublished: servesPublished)
-  /// {
+  /// if let value = try store.servedPastOverrides(bits: key.identityBits, as: T.self, servesPublished: servesPublished) {
   ///   return value
   /// }
   /// ```
   @inlinable @inline(__always)
-  package func servedPastContainerOverrides<T>(
+  package func servedPastOverrides<T>(
     bits: SlotKeyBits?,
     as type: T.Type,
     servesPublished: Bool
   ) throws -> T? {
+    guard let bits else { return nil }
+    guard Gates.isDown else {
+      return try servedInTaskScopeOutOfLine(bits: bits, as: T.self, servesPublished: servesPublished)
+    }
     // Not while an observer or a parked key read holds the general path.
     let overrides = overrideCount.value
-    guard Gates.isDown, overrides != 0, overrides < Self.observerWeight,
-      let thread = ResolutionContext.fastReader, let bits,
+    guard overrides != 0, overrides < Self.observerWeight,
+      let thread = ResolutionContext.fastReader,
       let entry = typedEntry(bits: bits, as: T.self, comparingType: true)
     else { return nil }
     let slot = entry.slot
@@ -347,34 +354,11 @@ extension SlotStore {
     return read.take(T.self)
   }
 
-  /// What a kept dependency's read serves while the scope gate is raised
-  /// and no override is installed on the container, in the cases
-  /// ``servedInScope(_:cell:isKept:as:thread:otherwise:)`` serves (the
-  /// calling task's scope's override, or the published instance where
-  /// the task's scope, if any, leaves the dependency alone; the instance
-  /// only when `servesPublished`); else nil, and the caller takes its
-  /// general path. For a dialect's miss, so that a read in or beside a
-  /// scope sets up none of the general path's closures (about 50
-  /// instructions, in Forge's).
-  ///
-  /// ```swift
-  /// if let value = try store.servedInTaskScope(bits: key.identityBits, as: T.self, servesPublished: true) {
-  ///   return value
-  /// }
-  /// ```
-  @inlinable @inline(__always)
-  package func servedInTaskScope<T>(
-    bits: SlotKeyBits?,
-    as type: T.Type,
-    servesPublished: Bool
-  ) throws -> T? {
-    // The rest out of line: inlined, it costs the caller's other paths
-    // registers (Forge's container-wide override read 12 instructions).
-    guard !Gates.isDown, let bits else { return nil }
-    return try servedInTaskScopeOutOfLine(bits: bits, as: T.self, servesPublished: servesPublished)
-  }
-
-  /// ``servedInTaskScope(bits:as:servesPublished:)`` past its gate.
+  /// ``servedPastOverrides(bits:as:servesPublished:)`` with the scope gate
+  /// raised: with no override installed on the container, the calling
+  /// task's scope's override, or the published instance where the task's
+  /// scope, if any, leaves the dependency alone (only when
+  /// `servesPublished`); else nil.
   @inlinable @inline(never)
   func servedInTaskScopeOutOfLine<T>(
     bits: SlotKeyBits,
