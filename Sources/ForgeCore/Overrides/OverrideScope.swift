@@ -480,53 +480,63 @@ extension Hashable {
 package struct ReachMemo {
   package init() {}
 
-  /// Slot addresses (0: empty), then each one's epoch and depth.
-  private var slots: [UInt] = []
-  private var answers: [(epoch: Int, depth: Int)] = []
+  /// One place: a slot's address (0: empty), and the depth worked out for
+  /// it in an epoch. One array of places, probed through its buffer: two
+  /// arrays, each access bounds-checked, cost a read in a scope about 15
+  /// instructions more.
+  private struct Place {
+    var address: UInt
+    var epoch: Int
+    var depth: Int
+  }
+  private var places: [Place] = []
   private var count = 0
 
   /// The depth worked out for `slot` in `epoch`, if there is one.
   package func depth(for slot: ObjectIdentifier, epoch: Int) -> Int? {
-    guard !slots.isEmpty else { return nil }
-    let index = place(of: Self.address(slot))
-    guard slots[index] != 0, answers[index].epoch == epoch else { return nil }
-    return answers[index].depth
+    places.withUnsafeBufferPointer { places in
+      guard !places.isEmpty else { return nil }
+      let place = places[Self.index(of: Self.address(slot), in: places)]
+      guard place.address != 0, place.epoch == epoch else { return nil }
+      return place.depth
+    }
   }
 
   /// Remembers `depth` for `slot`, worked out in `epoch`.
   package mutating func set(_ depth: Int, for slot: ObjectIdentifier, epoch: Int) {
-    if (count + 1) * 2 > slots.count { grow() }
+    if (count + 1) * 2 > places.count { grow() }
     let address = Self.address(slot)
-    let index = place(of: address)
-    if slots[index] == 0 { count += 1 }
-    slots[index] = address
-    answers[index] = (epoch, depth)
+    places.withUnsafeMutableBufferPointer { places in
+      let index = Self.index(of: address, in: UnsafeBufferPointer(places))
+      if places[index].address == 0 { count += 1 }
+      places[index] = Place(address: address, epoch: epoch, depth: depth)
+    }
   }
 
   private mutating func grow() {
-    let old = zip(slots, answers).filter { $0.0 != 0 }
-    slots = Array(repeating: 0, count: Swift.max(16, slots.count * 2))
-    answers = Array(repeating: (0, 0), count: slots.count)
+    let old = places.filter { $0.address != 0 }
+    places = Array(repeating: Place(address: 0, epoch: 0, depth: 0), count: Swift.max(16, places.count * 2))
     count = 0
-    for (address, answer) in old {
-      let index = place(of: address)
-      slots[index] = address
-      answers[index] = answer
-      count += 1
+    places.withUnsafeMutableBufferPointer { places in
+      for place in old {
+        places[Self.index(of: place.address, in: UnsafeBufferPointer(places))] = place
+        count += 1
+      }
     }
   }
 
   private static func address(_ slot: ObjectIdentifier) -> UInt { UInt(bitPattern: Int(bitPattern: slot)) }
 
-  /// Where `address` is, or the empty place where it would go: probing on
-  /// from the multiplied address's top bits. The table (a power of two in
-  /// size) is never more than half full, so an empty place ends the probe.
+  /// Where `address` is in `places`, or the empty place where it would go:
+  /// probing on from the multiplied address's top bits. The table (a power
+  /// of two in size) is never more than half full, so an empty place ends
+  /// the probe.
   @inline(__always)
-  private func place(of address: UInt) -> Int {
-    let mask = slots.count - 1
+  private static func index(of address: UInt, in places: UnsafeBufferPointer<Place>) -> Int {
+    let mask = places.count - 1
     var index = Int(
-      truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - slots.count.trailingZeroBitCount))
-    while slots[index] != 0, slots[index] != address { index = (index &+ 1) & mask }
+      truncatingIfNeeded: (address &* 0x9E37_79B9_7F4A_7C15) >> UInt(UInt.bitWidth - places.count.trailingZeroBitCount))
+    while places[index].address != 0, places[index].address != address { index = (index &+ 1) & mask }
     return index
   }
 }
