@@ -196,8 +196,8 @@ open class Container: @unchecked Sendable {
   /// override scope, is served here, with only the file's address taken
   /// from the site; the rest is unpacked out of line, in
   /// ``provideBuildingAtSite(key:site:_:)``, so that these reads keep
-  /// their registers (a container-wide override read 320 → 307
-  /// instructions, a read beside a scope 441 → 397).
+  /// their registers (a container-wide override read 320 → 303
+  /// instructions, a read beside a scope 441 → 398).
   @inlinable @inline(never)
   final func provideMissedAtSite<T, Made>(key name: String, site: PackedSite, _ factory: () -> Made) -> T {
     do {

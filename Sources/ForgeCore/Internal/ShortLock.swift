@@ -44,11 +44,13 @@ package struct ShortLock: @unchecked Sendable {
     return body()
   }
 
-  /// Takes the lock once its holder gives it up.
+  /// Takes the lock once its holder gives it up. It reads the word until
+  /// it looks free, and only then tries to take it, so that waiters do
+  /// not take the word's cache line from the holder on every try.
   @inline(never)
   private func waitAndTake() {
     var tries = 0
-    while !forge_word_compare_exchange(word, 0, 1) {
+    while forge_counter_load(word) != 0 || !forge_word_compare_exchange(word, 0, 1) {
       tries += 1
       if tries >= 16 {
         tries = 0

@@ -18,6 +18,7 @@ extension TaskLocal {
     // or nil, copied out (retained) by the load.
     return stored?.load(as: Object?.self) ?? nil
   }
+
   /// ``boundObject()`` without a retain: the binding keeps the object
   /// while the calling task runs inside it, so a caller that uses it
   /// synchronously, and retains what it keeps for later, saves the
