@@ -12,11 +12,8 @@ extension TaskLocal {
   /// ```
   @inline(__always)
   package func boundObject<Object: AnyObject>() -> Object? where Value == Object? {
-    var stored: UnsafeMutableRawPointer?
-    guard forge_task_local_value(Unmanaged.passUnretained(self).toOpaque(), &stored) != 0 else { return get() }
-    // Nothing binds it: the default, nil. Bound: one word, the reference
-    // or nil, copied out (retained) by the load.
-    return stored?.load(as: Object?.self) ?? nil
+    // Retained as it leaves the binding.
+    boundObjectUnretained()?.takeUnretainedValue()
   }
 
   /// ``boundObject()`` without a retain: the binding keeps the object

@@ -29,6 +29,7 @@ import CForgeAtomics
   package static let hazardCount = 1 + heldOverrideDepths
 
   /// The hazard pointers of the record that starts at `reads`.
+  @inlinable
   static func hazards(after reads: UnsafeMutablePointer<UInt>) -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
     UnsafeMutableRawPointer(reads + 1).assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
   }
@@ -105,7 +106,8 @@ import CForgeAtomics
     let state = raw.bindMemory(to: ThreadFastState.self, capacity: 1)
     state.initialize(to: ThreadFastState())
     // The counter, then the hazard pointers: one word each.
-    (raw + recordOffset).bindMemory(to: UInt.self, capacity: 1).initialize(to: 0)
+    (raw + recordOffset).bindMemory(to: UInt.self, capacity: 1 + hazardCount)
+    state.reads.initialize(to: 0)
     state.hazard.initialize(repeating: nil, count: hazardCount)
     return state
   }
@@ -235,8 +237,7 @@ extension UnsafeMutablePointer where Pointee == ThreadFastState {
   /// The override hazard pointers, after the counter in the record.
   @inlinable
   package var hazard: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-    (UnsafeMutableRawPointer(self) + ThreadFastState.recordOffset + MemoryLayout<UInt>.stride)
-      .assumingMemoryBound(to: UnsafeMutableRawPointer?.self)
+    ThreadFastState.hazards(after: reads)
   }
 
   /// The hazard pointer for a container-wide override's box read at the
