@@ -31,6 +31,10 @@ struct DeclarationKey: SlotKey, CustomStringConvertible {
   @inlinable
   static var identityUsesThirdWord: Bool { true }
 
+  /// A `provide(key:)` may make its key from an argument.
+  @inlinable
+  static var keysAreMadeUp: Bool { true }
+
   @inlinable
   var identityBits: SlotKeyBits? {
     guard file.hasPointerRepresentation, let nameBits = name.identityBits else { return nil }

@@ -5,8 +5,12 @@ import CForgeAtomics
 ///
 /// A slot is created the first time its key is seen and lives as long as its
 /// store, or, for an object key (a provider, a service), until the store
-/// drops it once the object is gone (see ``SlotKey/isGone``). All mutable
-/// state is guarded by the owning ``SlotStore``'s lock.
+/// drops it once the object is gone (see ``SlotKey/isGone``), or, for a
+/// transient whose key is made up at run time (Forge's
+/// `provide(.transient, key: "item-\(id)")`), until the store drops it
+/// while it sits idle, before its key is asked for a second time (see
+/// ``AnySlot/awaitsTable``). All mutable state is guarded by the owning
+/// ``SlotStore``'s lock.
 @usableFromInline package class AnySlot: @unchecked Sendable {
   // @unchecked: every `var` below is read and written only while the owning
   // SlotStore holds its lock; `nameSource` and `valueType` never change, and
@@ -67,6 +71,12 @@ import CForgeAtomics
   /// The slot's place in its store's creation order, for graphs that list
   /// slots the same way every time.
   @exclusivity(unchecked) package var serial = 0
+  /// Whether the slot is kept out of its store's lock-free table until its
+  /// key is asked for again (a transient of a store whose keys are made
+  /// up: ``SlotKey/keysAreMadeUp``); guarded by the lock. No lock-free
+  /// path can reach such a slot, so the store may drop it while it is
+  /// idle.
+  @exclusivity(unchecked) var awaitsTable = false
   /// Nonzero once a build has recorded `dependencies`; read without the
   /// lock. Its word is the first of the second line of ``cell``'s span,
   /// which no hit reads.

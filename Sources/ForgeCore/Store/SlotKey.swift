@@ -15,6 +15,13 @@
   /// object key whose object is gone); only such stores look for gone keys
   /// to drop.
   static var keysCanGo: Bool { get }
+  /// Whether a key can be made up at run time without bound (Forge's
+  /// `provide(key: "item-\(id)")`): then a transient's slot stays out of
+  /// the lock-free table until its key is asked for a second time, and the
+  /// store drops such slots once they sit idle (see
+  /// ``SlotStore/dropIdleSlotsLocked(into:)``), so a key per argument
+  /// costs no memory once it is done with.
+  static var keysAreMadeUp: Bool { get }
   /// Whether nothing can ask for this key any more.
   var isGone: Bool { get }
   /// Called by the store whose serial is `storeSerial` for each of its keys
@@ -31,6 +38,8 @@ extension SlotKey {
   package static var identityUsesThirdWord: Bool { false }
   @inlinable
   package static var keysCanGo: Bool { false }
+  @inlinable
+  package static var keysAreMadeUp: Bool { false }
   @usableFromInline package var isGone: Bool { false }
   @usableFromInline package func storeGoes(serial storeSerial: UInt) {}
 }

@@ -635,7 +635,8 @@ extension SlotStore {
     lock.lock()
     let slot: Slot<T>
     do {
-      slot = try slotLocked(for: key, name: name(), released: &released, boxes: &boxes)
+      slot = try slotLocked(
+        for: key, name: name(), released: &released, boxes: &boxes, publishesAtOnce: lifetime.isStored)
     } catch {
       lock.unlock()
       throw error

@@ -55,6 +55,15 @@ import CForgeAtomics
   @exclusivity(unchecked) var nextSlotSerial = 0
   /// Slots made since the store last looked for gone keys.
   @exclusivity(unchecked) var slotsMadeSinceLook = 0
+  /// The keys of slots kept out of the table (``AnySlot/awaitsTable``),
+  /// oldest first: where ``dropIdleSlotsLocked(into:)`` looks. A key whose
+  /// slot was published or dropped since leaves at the next look.
+  @exclusivity(unchecked) var keysAwaitingTable: [Key] = []
+  /// How many keys ``keysAwaitingTable`` holds when the store next looks
+  /// for idle slots: twice those that stayed last time, and at least 64,
+  /// so that a look's cost is spread over as many new slots as it scans.
+  @exclusivity(unchecked) var idleLookAt = SlotStore.firstIdleLook
+  static var firstIdleLook: Int { 64 }
   /// Registered factories that nothing has resolved yet (see
   /// ``register(_:name:lifetime:builder:as:bind:)``).
   @usableFromInline @exclusivity(unchecked) var registrations = [Key: SlotRegistration]()
@@ -120,15 +129,28 @@ import CForgeAtomics
   /// ``dropGoneKeysLocked(into:boxes:)``) is released after unlocking.
   /// Inlined, so that a caller made for one key type (ForgeInject's
   /// locked path) runs it for that key, not as generic code.
+  ///
+  /// `publishesAtOnce` false (a transient, in a store whose keys are made
+  /// up: ``SlotKey/keysAreMadeUp``) keeps a new slot out of the table until
+  /// its key is asked for again, and the store may drop it meanwhile (see
+  /// ``dropIdleSlotsLocked(into:)``): a key used once costs nothing once
+  /// it is done with; a key used twice reads lock-free from then on.
   @inline(__always)
   func slotLocked<T>(
     for key: Key,
     name: @autoclosure () -> SlotName,
     released: inout [Any],
     boxes: inout [RetiredBox],
-    registration: Slot<T>.Registered? = nil
+    registration: Slot<T>.Registered? = nil,
+    publishesAtOnce: Bool = true
   ) throws -> Slot<T> {
-    if let existing = slots[key] { return try typedLocked(existing, for: key) }
+    if let existing = slots[key] {
+      if Key.keysAreMadeUp, existing.awaitsTable {
+        existing.awaitsTable = false
+        publishLocked(existing, for: key)
+      }
+      return try typedLocked(existing, for: key)
+    }
     if Key.keysCanGo {
       // Once the table is a quarter full, while most gone keys' entries
       // can still be emptied; amortised: a look costs the slots there are,
@@ -139,6 +161,8 @@ import CForgeAtomics
         dropGoneKeysLocked(into: &released, boxes: &boxes)
       }
     }
+    let awaitsTable = Key.keysAreMadeUp && !publishesAtOnce
+    if awaitsTable, keysAwaitingTable.count >= idleLookAt { dropIdleSlotsLocked(into: &released) }
     let slot = Slot<T>(name: name(), target: OverrideScope.Target(store: identity, key: key), storeLock: lock)
     if !overrides.isEmpty, let entry = overrides[key] { _ = slot.publishOverride(entry) }
     // Before the table holds the slot: a reader without the lock that
@@ -147,13 +171,67 @@ import CForgeAtomics
     slot.serial = nextSlotSerial
     nextSlotSerial += 1
     slots[key] = slot
+    if awaitsTable {
+      slot.awaitsTable = true
+      keysAwaitingTable.append(key)
+    } else {
+      publishLocked(slot, for: key)
+    }
+    return slot
+  }
+
+  /// Gives `slot`, the store's slot for `key`, its table entry, for reads
+  /// without the lock. Call with the lock held, once per slot.
+  func publishLocked(_ slot: AnySlot, for key: Key) {
     // The bits of the key the store keeps, which stay valid as long as it.
     if let index = slots.index(forKey: key), let bits = slots.keys[index].identityBits {
       let published = tableCell.pointee
       table.insert(slot, bits: bits)
       if tableCell.pointee != published { refreshFastPath() }
     }
-    return slot
+  }
+
+  /// Drops the slots kept out of the table (``AnySlot/awaitsTable``) that
+  /// sit idle: a transient whose key was made up at run time
+  /// (`provide(.transient, key: "item-\(id)")`) and asked for once. Its
+  /// key, asked for again, gets a new slot. Call with the lock held;
+  /// release `released` after unlocking.
+  ///
+  /// A slot goes only when the store holds the only reference to it, so
+  /// nothing can be left holding it and expecting the store's: no
+  /// lock-free read can find it (it never had a table entry), and every
+  /// other holder holds it strongly: a build that is using it (its
+  /// resolution's frame), another slot's recorded edge (which a scope's
+  /// "reaches an override" walk and the graph follow), a scope that keeps
+  /// an instance in it, an override. An async or main-actor dependency's
+  /// build refers to its slot weakly, so those slots stay. Memos by
+  /// address are made stale with the edge epoch, as for gone keys.
+  func dropIdleSlotsLocked(into released: inout [Any]) {
+    var waiting: [Key] = []
+    var dropped = false
+    for key in keysAwaitingTable {
+      // Taken out of the dictionary, so that the check below counts the
+      // references others hold.
+      guard var slot = slots.removeValue(forKey: key) else { continue }
+      guard slot.awaitsTable else {
+        slots[key] = slot  // published since: the key leaves the list
+        continue
+      }
+      // Made by a transient's resolution and never asked for since (that
+      // publishes it): it has kept nothing, and a build of it in progress
+      // holds it.
+      if isKnownUniquelyReferenced(&slot), overrides.isEmpty || overrides[key] == nil, !slot.buildsAsynchronously {
+        assert(slot.state.building == nil && !slot.keepsScopeInstancesLocked, "an idle slot keeps nothing")
+        released.append(slot)
+        dropped = true
+      } else {
+        slots[key] = slot
+        waiting.append(key)
+      }
+    }
+    keysAwaitingTable = waiting
+    idleLookAt = max(Self.firstIdleLook, waiting.count * 2)
+    if dropped { Gates.edgeEpoch.add(1) }
   }
 
   /// Drops what the store keeps for keys nothing can ask for any more (a

@@ -1,0 +1,123 @@
+import Forge
+import ForgeCore
+import ForgeTestSupport
+import Testing
+
+// Issue 10, item 7 for Forge: a key made from an argument
+// (`provide(.transient, key: "item-\(id)")`) used to keep its slot, about
+// 1 KB, as long as the container. A transient's slot now stays out of the
+// lock-free table until its key is asked for again, and the store drops
+// such slots once they sit idle.
+
+final class Item: Sendable {
+  let id: Int
+  init(_ id: Int) { self.id = id }
+}
+
+final class ItemHolder: Sendable {
+  let value: Service
+  init(_ value: Service) { self.value = value }
+}
+
+final class MadeUpKeyContainer: Container, @unchecked Sendable {
+  let holderBuilds = Counter()
+
+  func item(_ id: Int) -> Item { provide(.transient, key: "item-\(id)") { Item(id) } }
+  /// A transient that, while it builds, makes enough one-off keys for the
+  /// store to look for idle slots, then asks for itself: a cycle.
+  func loop(_ id: Int) -> Item {
+    provide(.transient, key: "loop-\(id)") {
+      for other in 0..<300 { _ = self.item(other) }
+      return self.loop(id)
+    }
+  }
+  var value: Service { provide { Service("real") } }
+  var holder: ItemHolder {
+    provide(.singleton) {
+      self.holderBuilds.increment()
+      return ItemHolder(self.value)
+    }
+  }
+}
+
+@Suite("Keys made from arguments", .timeLimit(.minutes(1)))
+struct MadeUpKeyTests {
+  @Test("a key used once is dropped once it is done with")
+  func oneOffKeysAreDropped() {
+    let container = MadeUpKeyContainer()
+    for id in 0..<5_000 { #expect(container.item(id).id == id) }
+    // Before: 5,000 slots. Now at most the keys waiting for the next look.
+    #expect(container.engine.slotCount < 200)
+    // A dropped key, asked for again, gets a slot of its own and builds.
+    #expect(container.item(0).id == 0)
+    #expect(container.item(4_999).id == 4_999)
+  }
+
+  @Test("a key used twice keeps its slot, and what a kept dependency reads stays")
+  func keysUsedTwiceStay() {
+    let container = MadeUpKeyContainer()
+    _ = container.item(-7)
+    _ = container.item(-7)
+    _ = container.holder
+    for id in 0..<1_000 { _ = container.item(id) }
+    let graph = container.dependencyGraph()
+    #expect(graph.node(named: "MadeUpKeyContainer.item--7") != nil)
+    #expect(graph.node(named: "MadeUpKeyContainer.holder") != nil)
+    // `value` was read once, by the holder's build: the holder's edge holds
+    // its slot, so it stays.
+    #expect(graph.dependencies(of: "MadeUpKeyContainer.holder").map(\.name) == ["MadeUpKeyContainer.value"])
+    #expect(graph.node(named: "MadeUpKeyContainer.item-500") == nil)
+    #expect(container.engine.slotCount < 200)
+  }
+
+  @Test("a slot another slot's edge holds is kept, so a scope's override still reaches through it")
+  func slotsReadByKeptOnesStay() {
+    let container = MadeUpKeyContainer()
+    #expect(container.holder.value.label == "real")
+    // `value`'s slot was made by the holder's build and not asked for
+    // since; the holder's recorded edge holds it, so it stays.
+    for id in 0..<1_000 { _ = container.item(id) }
+    let graph = container.dependencyGraph()
+    #expect(graph.nodes.filter { $0.name == "MadeUpKeyContainer.value" }.count == 1)
+    #expect(graph.dependencies(of: "MadeUpKeyContainer.holder").map(\.name) == ["MadeUpKeyContainer.value"])
+    let scoped = container.withOverrides {
+      $0.override(\.value) { Service("mock") }
+    } run: {
+      container.holder.value.label
+    }
+    #expect(scoped == "mock")
+    #expect(container.holder.value.label == "real")
+    #expect(container.holderBuilds.count == 2)
+    // Asked for again, `value` keeps the slot the edge holds: one node.
+    _ = container.value
+    #expect(container.dependencyGraph().nodes.filter { $0.name == "MadeUpKeyContainer.value" }.count == 1)
+  }
+
+  @Test("a slot whose build is running stays: a cycle through it is found where it closes")
+  func buildingSlotStays() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = MadeUpKeyContainer().loop(1)
+    }
+    let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    // Had the store dropped the slot being built, the second `loop-1` would
+    // have made a new slot and the cycle would close a round later.
+    #expect(stderr.contains("Dependency cycle: MadeUpKeyContainer.loop-1 → MadeUpKeyContainer.loop-1."))
+  }
+
+  @Test("threads that make, reuse and drop keys at once each get their own item")
+  func threadsMakeAndDropKeys() {
+    let container = MadeUpKeyContainer()
+    let wrong = Counter()
+    onThreads(4) { thread in
+      for round in 0..<4_000 {
+        // A quarter of the ids are shared by every thread, the rest are
+        // the thread's own: slots are made, published, dropped and made
+        // again while other threads read them.
+        let id = round % 4 == 0 ? round % 97 : 100_000 * (thread + 1) + round
+        if container.item(id).id != id { wrong.increment() }
+      }
+    }
+    #expect(wrong.count == 0)
+    #expect(container.engine.slotCount < 400)
+  }
+}
