@@ -34,6 +34,10 @@ public struct ForgeEngine: Sendable {
 
   /// How many replaced slot tables the store keeps; for tests.
   package var replacedTableCount: Int { store.replacedTableCount }
+
+  /// How many times a shutdown found a build in progress and waited for
+  /// it; for tests.
+  package var shutdownWaitCount: Int { store.shutdownWaitCount }
 }
 
 /// What ``DependencyContainer`` needs of a store, whatever its key type.
@@ -45,6 +49,7 @@ protocol EngineStore: AnyObject, Sendable {
   var slotCount: Int { get }
   var installedOverrideCount: Int { get }
   var replacedTableCount: Int { get }
+  var shutdownWaitCount: Int { get }
 }
 
 extension SlotStore: EngineStore {}

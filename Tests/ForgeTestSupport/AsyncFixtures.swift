@@ -281,17 +281,25 @@ package func letsMainActorWorkRun(_ body: @MainActor () async throws -> Void) as
   return suspended
 }
 
-/// Starts `container.shutdown()` in a task of its own and says, 50 ms
-/// later, whether it had returned already: for a test whose container has
-/// a build in progress that the shutdown must wait for.
+/// Starts `container.shutdown()` in a task of its own and says whether it
+/// returned before it found the build in progress and waited for it: for
+/// a test whose container has a build in progress, held until the test
+/// lets it go, that the shutdown must wait for. Looks every millisecond,
+/// for at most 30 s.
 package func shutdownInBackground(
   _ container: any DependencyContainer
 ) async -> (shutdown: Task<ShutdownReport, Never>, returnedEarly: Bool) {
   let finished = Counter()
+  let waitsBefore = container.engine.shutdownWaitCount
   let shutdown = Task {
     defer { finished.increment() }
     return await container.shutdown()
   }
-  try? await Task.sleep(for: .milliseconds(50))
-  return (shutdown, finished.count != 0)
+  for _ in 0..<30_000 {
+    if container.engine.shutdownWaitCount > waitsBefore || finished.count != 0 { break }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  // Once the shutdown waits for the build, only the test's letting it go
+  // ends the wait: it cannot have returned since.
+  return (shutdown, finished.count != 0 || container.engine.shutdownWaitCount == waitsBefore)
 }

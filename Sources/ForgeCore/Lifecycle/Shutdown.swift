@@ -106,7 +106,9 @@ extension SlotStore {
           }
           return handle
         }
-        return (building, keeping.contains { $0.state.building != nil })
+        let buildsOnThreads = keeping.contains { $0.state.building != nil }
+        if !building.isEmpty || buildsOnThreads { shutdownWaits += 1 }
+        return (building, buildsOnThreads)
       }
       if building.isEmpty, !buildsOnThreads { break }
       for handle in building { await handle.buildInProgressEnded() }

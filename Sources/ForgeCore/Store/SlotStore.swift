@@ -80,6 +80,9 @@ import CForgeAtomics
   /// ``observerWeight`` to `overrideCount`, which sends every resolution to
   /// the path that refuses it.
   @exclusivity(unchecked) var isShutDown = false
+  /// How many times ``shutdown()`` found a build in progress and waited
+  /// for it; guarded by `lock`. For tests.
+  @exclusivity(unchecked) var shutdownWaits = 0
   /// ``NotRegistered/error``, kept here: reading the shared one runs its
   /// lazy initialiser's check on every read (a call into the runtime on
   /// Linux), and a miss reads it when it throws and again when the dialect
@@ -283,6 +286,10 @@ import CForgeAtomics
 
   /// How many replaced slot tables the store keeps; for tests.
   package var replacedTableCount: Int { lock.withLock { table.replacedTableCount } }
+
+  /// How many times a shutdown found a build in progress and waited for
+  /// it; for tests.
+  package var shutdownWaitCount: Int { lock.withLock { shutdownWaits } }
 
   /// `slot`, found for `key`, as a slot of `T`; a mismatch when it holds
   /// another type.
