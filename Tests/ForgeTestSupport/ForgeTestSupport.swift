@@ -169,8 +169,10 @@ package final class RealThread: @unchecked Sendable {
 }
 
 /// Runs `body` on `threads` real threads, released together, and returns
-/// when all have ended.
-package func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+/// when all have ended; a thread still running after `seconds` stops the
+/// process with a message (see ``RealThread/join(within:)``): the time
+/// limit of a test that no trait can limit (an XCTest case on Linux).
+package func onThreads(_ threads: Int, within seconds: Double = 660, _ body: @escaping @Sendable (Int) -> Void) {
   let start = Signal()
   let started = (0..<threads).map { index in
     RealThread {
@@ -179,7 +181,7 @@ package func onThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void
     }
   }
   start.raise()
-  for thread in started { thread.join() }
+  for thread in started { thread.join(within: seconds) }
 }
 
 /// A real thread that clears what a test keeps hitting, `times` times,
