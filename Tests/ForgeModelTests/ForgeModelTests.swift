@@ -132,6 +132,12 @@ final class ModelContainer: Container, @unchecked Sendable {
   var c1: Instance { provide(.cached) { self.serials.make("real c1", [self.t2]) } }
   var s3: Instance { provide(.singleton) { self.serials.make("real s3") } }
   var c3: Instance { provide(.cached) { self.serials.make("real c3", [self.s2, self.s3]) } }
+  /// A transient keyed per argument, which reads t1: enough of these make
+  /// the store drop the idle ones (issue 10, item 7), which must change
+  /// nothing a read returns.
+  func oneOff(_ id: Int) -> Instance {
+    provide(.transient, key: "one-off-\(id)") { self.serials.make("one-off", [self.t1]) }
+  }
 
   // nonisolated(unsafe): never mutated, and key paths are immutable values.
   nonisolated(unsafe) static let keyPaths: [KeyPath<ModelContainer, Instance>] = [\.t1, \.t2, \.s2, \.c1, \.s3, \.c3]
@@ -158,8 +164,12 @@ enum ForgeOperation: CustomStringConvertible {
   case resetAll
   case beginScope(overriding: ForgeModel.Key?)
   case endScope
+  /// Reads of 70 keys made per argument, from a range of 150 that the
+  /// sequence goes round: keys made, asked for again, dropped and made
+  /// again.
+  case churn
 
-  static let codes = 0...22
+  static let codes = 0...23
 
   init(_ code: Int) {
     let keys = ForgeModel.Key.allCases
@@ -180,7 +190,8 @@ enum ForgeOperation: CustomStringConvertible {
     case 18: self = .beginScope(overriding: nil)
     case 19, 20: self = .endScope
     case 21: self = .read(.c3)
-    default: self = .read(.s2)
+    case 22: self = .read(.s2)
+    default: self = .churn
     }
   }
 
@@ -194,6 +205,7 @@ enum ForgeOperation: CustomStringConvertible {
     case .resetAll: "resetAll"
     case .beginScope(let key): "withOverrides { \(key.map { "\($0)" } ?? "") } run: {"
     case .endScope: "}"
+    case .churn: "70 keys made per argument"
     }
   }
 }
@@ -206,6 +218,8 @@ final class ForgeModelRun {
   let operations: [ForgeOperation]
   var next = 0
   var disagreement: String?
+  /// The next per-argument key's id, before the range wraps.
+  var nextOneOff = 0
 
   init(_ codes: [Int]) { operations = codes.map(ForgeOperation.init) }
 
@@ -250,6 +264,13 @@ final class ForgeModelRun {
         model.scopes.removeLast()
       case .endScope:
         if depth > 0 { return }
+      case .churn:
+        for _ in 0..<70 where disagreement == nil {
+          let id = nextOneOff % 150
+          nextOneOff += 1
+          let part = model.resolve(.t1)
+          compare(container.oneOff(id).made, model.make("one-off", [part]), operation)
+        }
       }
     }
   }
