@@ -104,18 +104,43 @@ struct MadeUpKeyTests {
     #expect(stderr.contains("Dependency cycle: MadeUpKeyContainer.loop-1 → MadeUpKeyContainer.loop-1."))
   }
 
-  @Test("threads that make, reuse and drop keys at once each get their own item")
+  @Test("threads that make, reuse and drop keys, in scopes and beside overrides and resets, each get their own item")
   func threadsMakeAndDropKeys() {
     let container = MadeUpKeyContainer()
     let wrong = Counter()
-    onThreads(4) { thread in
+    let finished = Counter()
+    onThreads(5) { thread in
+      guard thread < 4 else {
+        // Overrides, resets and a scope of its own, while the others read.
+        while finished.count < 4 {
+          container.override(\.value) { Service("container") }
+          container.resetAll()
+          let label = container.withOverrides {
+            $0.override(\.value) { Service("scope") }
+          } run: {
+            container.holder.value.label
+          }
+          if label != "scope" { wrong.increment() }
+        }
+        return
+      }
       for round in 0..<4_000 {
         // A quarter of the ids are shared by every thread, the rest are
         // the thread's own: slots are made, published, dropped and made
-        // again while other threads read them.
+        // again while other threads read them; every other round reads
+        // inside a scope that overrides something else.
         let id = round % 4 == 0 ? round % 97 : 100_000 * (thread + 1) + round
-        if container.item(id).id != id { wrong.increment() }
+        let item =
+          round % 2 == 0
+          ? container.withOverrides {
+            $0.override(\.value) { Service("mine") }
+          } run: {
+            container.item(id)
+          }
+          : container.item(id)
+        if item.id != id { wrong.increment() }
       }
+      finished.increment()
     }
     #expect(wrong.count == 0)
     #expect(container.engine.slotCount < 400)
