@@ -218,10 +218,9 @@ int forge_is_on_main_actor(void) {
 // null when nothing binds it.
 extern void *swift_task_localValueGet(const void *key) __attribute__((swiftcall)) __attribute__((weak));
 
-int forge_task_local_value(const void *key, void **value) {
-  if (swift_task_localValueGet == 0) return 0;
-  *value = swift_task_localValueGet(key);
-  return 1;
+void *forge_task_local_address(const void *key) {
+  if (swift_task_localValueGet == 0) return (void *)FORGE_TASK_LOCALS_UNAVAILABLE;
+  return swift_task_localValueGet(key);
 }
 
 void forge_yield(void) { sched_yield(); }

@@ -273,12 +273,16 @@ const void *_Nullable forge_conforms_to_protocol(const void *_Nonnull type, cons
 int forge_is_on_main_actor(void);
 
 // Where the value the calling task binds to the task-local `key` (the
-// TaskLocal object) is stored, into `*value`: null when nothing binds it
-// (the task-local's default applies). Returns 0 when the runtime does not
-// offer the lookup. Swift's own `TaskLocal.get()` is generic code that
-// copies the value out through its type's value witnesses; a caller whose
-// value is one class reference loads it in place instead.
-int forge_task_local_value(const void *_Nonnull key, void *_Nullable *_Nonnull value);
+// TaskLocal object) is stored: null when nothing binds it (the
+// task-local's default applies), and FORGE_TASK_LOCALS_UNAVAILABLE (the
+// address 1, never a value's) when the runtime does not offer the lookup.
+// Swift's own `TaskLocal.get()` is generic code that copies the value out
+// through its type's value witnesses; a caller whose value is one class
+// reference loads it in place instead. The address is returned, not
+// written through a pointer: a pointer to the caller's local would cost
+// the caller a stack-protector check.
+void *_Nullable forge_task_local_address(const void *_Nonnull key);
+#define FORGE_TASK_LOCALS_UNAVAILABLE ((uintptr_t)1)
 
 // Whether the calling thread runs a Swift task (1), or none (0): code
 // outside any task has no task-locals of its own to ask.
