@@ -132,3 +132,51 @@ struct TracingTests {
     #expect(container.network === network)
   }
 }
+
+/// A container with a dependency overridden before anything read it: its
+/// key read stays parked, which holds the container's reads on the general
+/// path with no observer of its own.
+final class HeldContainer: Container, @unchecked Sendable {
+  var clock: GraphContainer.Clock { provide(.singleton) { GraphContainer.Clock() } }
+  var neverRead: Int { provide(.singleton) { 0 } }
+}
+
+final class ObservedOuterContainer: Container, @unchecked Sendable {
+  let held: HeldContainer
+  init(held: HeldContainer) {
+    self.held = held
+    super.init()
+  }
+  var thing: GraphContainer.Clock { provide(.singleton) { GraphContainer.Clock() } }
+}
+
+@Suite("Forge: tracing beside a parked key read", .timeLimit(.minutes(1)))
+struct ParkedReadTracingTests {
+  @Test("a container held on the general path by a parked key read still tells its observers")
+  func heldContainerTells() {
+    let held = HeldContainer()
+    held.override(\.neverRead) { 1 }
+    let log = EventLog()
+    held.addObserver(log)
+    _ = held.clock
+    _ = held.clock
+    #expect(
+      log.lines == [
+        "requested HeldContainer.clock", "built HeldContainer.clock",
+        "requested HeldContainer.clock", "cacheHit HeldContainer.clock",
+      ])
+  }
+
+  @Test("a held container with no observer leaves an observed resolution around it reported as it was served")
+  func heldInsideObserved() {
+    let held = HeldContainer()
+    held.override(\.neverRead) { 1 }
+    let outer = ObservedOuterContainer(held: held)
+    _ = outer.thing
+    outer.override(\.thing) { held.clock }
+    let log = EventLog()
+    outer.addObserver(log)
+    _ = outer.thing
+    #expect(log.lines == ["requested ObservedOuterContainer.thing", "overrideUsed ObservedOuterContainer.thing"])
+  }
+}

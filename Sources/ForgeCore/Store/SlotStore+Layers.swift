@@ -16,7 +16,6 @@ extension SlotStore {
       throw ContainerShutDown(resolving: slot)
     }
     if overrideCount.value >= Self.observerWeight {
-      if lock.withLock({ isShutDown }) { throw ContainerShutDown(resolving: slot) }
       return try resolveObserved(slot) {
         try resolveLayersServing(
           slot, lifetime: lifetime, factory: factory, servesPreview: servesPreview, thread: thread)

@@ -24,7 +24,18 @@ extension SlotStore {
   /// The observers to tell about a resolution of the calling task: all of
   /// them but those added in a test that the task is not part of.
   func observersOfCallingTask() -> [any ResolutionObserver] {
-    let entries = lock.withLock { Array(observers.values) }
+    observersOfCallingTask(among: lock.withLock { observerEntriesLocked })
+  }
+
+  /// The observers, as ``observersOfCallingTask()`` reads them; with the
+  /// lock held.
+  var observerEntriesLocked: [ObserverEntry] { observers.isEmpty ? [] : Array(observers.values) }
+
+  /// Those of `entries` to tell about a resolution of the calling task.
+  func observersOfCallingTask(among entries: [ObserverEntry]) -> [any ResolutionObserver] {
+    // None: what holds the store on this path is a parked key read (see
+    // `ParkedKeyRead`) or a shutdown.
+    guard !entries.isEmpty else { return [] }
     guard entries.contains(where: \.isScoped) else { return entries.map(\.observer) }
     let scopes = OverrideScope.current?.chain.map(ObjectIdentifier.init) ?? []
     return entries.compactMap { entry in
@@ -41,9 +52,20 @@ extension SlotStore {
     if removed != nil { changeOverrideCount(by: -Self.observerWeight) }
   }
 
-  /// Resolves `slot` with `serve`, telling the observers what happened.
+  /// Resolves `slot` with `serve`, telling the observers what happened;
+  /// a container that was shut down refuses it.
+  ///
+  /// With no observer to tell (the store is held on this path by a parked
+  /// key read, or the observers were added in another test), it serves:
+  /// no event, no name, no clock. A note of how a slot was served is
+  /// written after its work, so one this leaves in the thread's context
+  /// is overwritten by the note of any enclosing observed resolution that
+  /// did work around it.
   func resolveObserved<T>(_ slot: AnySlot, serve: () throws -> T) throws -> T {
-    let observers = observersOfCallingTask()
+    let (shutDown, entries) = lock.withLock { () -> (Bool, [ObserverEntry]) in (isShutDown, observerEntriesLocked) }
+    if shutDown { throw ContainerShutDown(resolving: slot) }
+    let observers = observersOfCallingTask(among: entries)
+    guard !observers.isEmpty else { return try serve() }
     let context = ResolutionContext.current
     // Below the async builds the task runs, if any (the gate is raised
     // while one that records runs).
