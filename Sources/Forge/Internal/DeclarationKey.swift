@@ -41,18 +41,27 @@ struct DeclarationKey: SlotKey, CustomStringConvertible {
     return SlotKeyBits(nameBits.first, nameBits.second, UInt(bitPattern: file.utf8Start))
   }
 
+  /// Names equal, and files of the same UTF-8: the file's text is read in
+  /// place, where making a `String` of it cost each comparison and each
+  /// hash about 500 instructions (a store's locked paths hash and compare
+  /// keys several times).
   @usableFromInline
   static func == (lhs: DeclarationKey, rhs: DeclarationKey) -> Bool {
-    lhs.name == rhs.name && lhs.fileText == rhs.fileText
+    guard lhs.name == rhs.name else { return false }
+    if lhs.file.hasPointerRepresentation, rhs.file.hasPointerRepresentation,
+      lhs.file.utf8Start == rhs.file.utf8Start
+    {
+      return lhs.file.utf8CodeUnitCount == rhs.file.utf8CodeUnitCount
+    }
+    return lhs.file.withUTF8Buffer { left in rhs.file.withUTF8Buffer { right in left.elementsEqual(right) } }
   }
 
+  /// The name, then the file's UTF-8 bytes, as ``==(_:_:)`` compares them.
   @usableFromInline
   func hash(into hasher: inout Hasher) {
     hasher.combine(name)
-    hasher.combine(fileText)
+    file.withUTF8Buffer { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
-
-  private var fileText: String { file.description }
 
   /// The key as messages name it.
   @usableFromInline

@@ -213,13 +213,12 @@ import CForgeAtomics
     var waiting: [Key] = []
     var dropped = false
     for key in keysAwaitingTable {
+      // Published since: the key leaves the list, and its entry in the
+      // dictionary stays as it is (the table's entry uses that key's bits).
+      guard let index = slots.index(forKey: key), slots.values[index].awaitsTable else { continue }
       // Taken out of the dictionary, so that the check below counts the
       // references others hold.
-      guard var slot = slots.removeValue(forKey: key) else { continue }
-      guard slot.awaitsTable else {
-        slots[key] = slot  // published since: the key leaves the list
-        continue
-      }
+      var slot = slots.remove(at: index).value
       // Made by a transient's resolution and never asked for since (that
       // publishes it): it has kept nothing, and a build of it in progress
       // holds it.
