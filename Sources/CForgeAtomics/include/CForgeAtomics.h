@@ -109,21 +109,35 @@ static inline void forge_read_counter_step(uintptr_t *_Nonnull reads) {
   __atomic_store_n(reads, __atomic_load_n(reads, __ATOMIC_RELAXED) + 1, __ATOMIC_RELEASE);
 }
 
-// Starts a read of the box published in `cell`: the box, with the counter
-// left odd until forge_read_exit, or null (nothing published) with the
-// counter even again. One call, for Swift to weigh when it decides whether
-// to inline a hit.
-static inline void *_Nullable forge_read_begin(uintptr_t *_Nonnull reads, void *_Nullable const *_Nonnull cell) {
+// Starts a read section: the counter made odd, before any load of the
+// section (a slot table's words, an instance's cell). Ends with
+// forge_read_exit, or forge_read_load's null.
+static inline void forge_read_enter(uintptr_t *_Nonnull reads) {
 #if FORGE_READER_STORE_IS_PLAIN
   __atomic_store_n(reads, __atomic_load_n(reads, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
 #else
   __atomic_store_n(reads, __atomic_load_n(reads, __ATOMIC_RELAXED) + 1, __ATOMIC_SEQ_CST);
 #endif
+}
+
+// Inside a section forge_read_enter started: the box published in `cell`,
+// with the section still open until forge_read_exit, or null (nothing
+// published) with the section ended.
+static inline void *_Nullable forge_read_load(uintptr_t *_Nonnull reads, void *_Nullable const *_Nonnull cell) {
   void *box = __atomic_load_n(cell, __ATOMIC_SEQ_CST);
   // Nothing was copied: the counter's step, with no barrier.
   if (!box) forge_read_counter_step(reads);
   return box;
+}
+
+// Starts a read of the box published in `cell`: the box, with the counter
+// left odd until forge_read_exit, or null (nothing published) with the
+// counter even again. One call, for Swift to weigh when it decides whether
+// to inline a hit.
+static inline void *_Nullable forge_read_begin(uintptr_t *_Nonnull reads, void *_Nullable const *_Nonnull cell) {
+  forge_read_enter(reads);
+  return forge_read_load(reads, cell);
 }
 
 // Ends the read forge_read_begin started. The barrier keeps the copy's

@@ -199,7 +199,7 @@ extension SlotStore {
   ///
   /// `bits` are a key under which only `AsyncDependency<V>` handles live
   /// (ForgeInject's async key of `V`): the read does not compare the
-  /// slot's type (``typedEntry(bits:as:comparingType:in:)``).
+  /// slot's type (``typedEntry(bits:as:comparingType:in:section:)``).
   ///
   /// ```swift
   /// if let value = store.publishedAsyncValue(bits: key.identityBits, as: Database.self) { return value }

@@ -386,7 +386,7 @@ extension SlotStore {
   ///
   /// `bits` are a key under which only `MainActorDependency<V>` handles
   /// live (ForgeInject's main-actor key of `V`): the read does not compare
-  /// the slot's type (``typedEntry(bits:as:comparingType:in:)``).
+  /// the slot's type (``typedEntry(bits:as:comparingType:in:section:)``).
   ///
   /// ```swift
   /// if let value = store.publishedMainActorValue(bits: key.identityBits, as: SettingsModel.self) { return value }

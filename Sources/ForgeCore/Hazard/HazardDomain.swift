@@ -124,6 +124,46 @@ package enum ThreadRecords {
   /// How many threads have a record now; for tests.
   package static var count: Int { registry.lock.withLock { registry.records.count } }
 
+  /// Waits until every read section open now (a thread's counter odd)
+  /// has ended; false, without waiting, when that cannot be known (see
+  /// ``heldBoxes()``). A section that starts afterwards loads what the
+  /// caller published before the call. Call with no section of the
+  /// calling thread's own open.
+  ///
+  /// ```swift
+  /// if ThreadRecords.waitForOpenReadSections() { table.freeReplaced() }
+  /// ```
+  package static func waitForOpenReadSections() -> Bool {
+    guard forge_heavy_fence() != 0 else { return false }
+    let own = ResolutionContext.currentFastIfMade?.reads
+    registry.lock.withLock {
+      let reading = registry.records.compactMap { record in
+        let count = forge_load_acquire_word(record)
+        return count & 1 != 0 ? (record, count) : nil
+      }
+      waitUntilEnded(reading, own: own)
+    }
+    return true
+  }
+
+  /// Waits until each of `reading`'s counters moves on from the odd count
+  /// it had: a section is a few instructions that need no lock (the
+  /// registry's lock, held by the caller, only keeps the record alive), so
+  /// the wait ends once its thread runs.
+  private static func waitUntilEnded(
+    _ reading: [(record: UnsafeMutablePointer<UInt>, count: UInt)],
+    own: UnsafeMutablePointer<UInt>?
+  ) {
+    for (record, count) in reading {
+      precondition(record != own, "Forge: a store reclaimed while its own thread was reading")
+      var spins = 0
+      while forge_load_acquire_word(record) == count {
+        spins += 1
+        if spins > 64 { forge_yield() }
+      }
+    }
+  }
+
   /// Every box some live thread's hazard pointer holds now, once every
   /// thread that was inside a read has left it; nil when that cannot be
   /// known (x86_64 Linux where the kernel refuses both of the reclaimer's
@@ -149,17 +189,8 @@ package enum ThreadRecords {
       }
       // A thread inside a read may hold any box it loaded before the
       // boxes left their cells; a read that starts after the fence finds
-      // them gone. Wait until each such read ends: a read is a few
-      // instructions that need no lock (the registry's lock only keeps
-      // the record alive), so the wait ends once the thread runs.
-      for (record, count) in reading {
-        precondition(record != own, "Forge: a store reclaimed while its own thread was reading")
-        var spins = 0
-        while forge_load_acquire_word(record) == count {
-          spins += 1
-          if spins > 64 { forge_yield() }
-        }
-      }
+      // them gone.
+      waitUntilEnded(reading, own: own)
       return held
     }
   }

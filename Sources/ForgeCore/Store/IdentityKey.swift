@@ -342,7 +342,8 @@ extension SlotStore where Key == IdentityKey {
     // The object may cache another store's slot: then the table's.
     guard
       let found = life.cachedSlot(inStore: serial)
-        ?? typedEntry(bits: SlotKeyBits(serial: keySerial), as: T.self, comparingType: true).map(CachedSlot.init)
+        ?? typedEntry(bits: SlotKeyBits(serial: keySerial), as: T.self, comparingType: true, section: thread)
+        .map(CachedSlot.init)
     else { return nil }
     let slot = found.slot
     if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
@@ -485,7 +486,9 @@ extension SlotStore where Key == IdentityKey {
     guard !thread.pointee.isCapturing else { return nil }
     if let cached = life.cachedSlot(inStore: fastSerial) { return cached }
     let bits = SlotKeyBits(serial: serial)
-    guard let entry = typedEntry(bits: bits, as: T.self, comparingType: true, in: fastTable) else { return nil }
+    guard let entry = typedEntry(bits: bits, as: T.self, comparingType: true, in: fastTable, section: thread) else {
+      return nil
+    }
     let found = CachedSlot(entry)
     if !life.cachesASlot { cacheSlot(found, in: life) }
     return found

@@ -181,6 +181,11 @@ extension SlotStore {
   /// general path and a table is published); for tests.
   package var fastPathIsOpen: Bool { forge_load_acquire(fastTableCell) != SlotTable.closed && fastSerial == serial }
 
+  /// How many calls of ``refreshFastPath()`` are running: a word of
+  /// ``overrideCount``'s line, beside the fast path's words, which every
+  /// refresh writes too.
+  var refreshesInProgress: AtomicCounter { AtomicCounter(word: overrideCount.word + 3) }
+
   /// Adds `delta` to ``overrideCount`` and brings the fast path's words
   /// in step with it.
   func changeOverrideCount(by delta: Int) {
@@ -196,6 +201,11 @@ extension SlotStore {
   /// last change. The change itself comes first: between the two, a hit
   /// may still take the fast path, as it could have just before the change.
   func refreshFastPath() {
+    // Counted while in progress: a refresh that read a table before it was
+    // replaced may still write it into the fast path's cell, so a replaced
+    // table is freed only once none is (see freeReplacedTablesLocked()).
+    _ = refreshesInProgress.add(1)
+    defer { _ = refreshesInProgress.add(-1) }
     while true {
       let count = overrideCount.value
       let table = forge_load_seq_cst(tableCell)

@@ -11,21 +11,9 @@ import CForgeAtomics
 /// ``resolveGeneral(bits:key:lifetime:name:factory:known:thread:)``.
 extension SlotStore {
   /// The table entry for `bits`, when no override can apply to it and it
-  /// holds a `T`: the start of every lock-free read. See
-  /// ``typedEntry(bits:as:comparingType:in:)`` for `comparingType`.
-  @inlinable @inline(__always)
-  func knownEntry<T>(
-    bits: SlotKeyBits?,
-    as type: T.Type,
-    comparingType: Bool,
-    in thread: UnsafeMutablePointer<ThreadFastState>
-  ) -> SlotTableEntry? {
-    guard Gates.isClearForThisTask else { return nil }
-    return entryPastGates(bits: bits, as: T.self, comparingType: comparingType, in: thread)
-  }
-
-  /// ``knownEntry(bits:as:comparingType:in:)`` once the gates are known to
-  /// be down for this task.
+  /// holds a `T`, found in a read section of its own on `thread`'s
+  /// counter. See ``typedEntry(bits:as:comparingType:in:section:)`` for
+  /// `comparingType`.
   @inlinable @inline(__always)
   func entryPastGates<T>(
     bits: SlotKeyBits?,
@@ -33,38 +21,55 @@ extension SlotStore {
     comparingType: Bool,
     in thread: UnsafeMutablePointer<ThreadFastState>
   ) -> SlotTableEntry? {
-    guard !thread.pointee.isCapturing else { return nil }
-    return fastEntry(bits: bits, as: T.self, comparingType: comparingType)
+    guard !thread.pointee.isCapturing, let bits else { return nil }
+    return fastEntry(bits: bits, as: T.self, comparingType: comparingType, section: thread)
   }
 
   /// The entry for `bits` of the fast path's table, when it holds a `T`:
   /// nil while anything holds the store on its general path (see
   /// ``fastTableCell``). The caller checked that the thread is not
-  /// capturing.
+  /// capturing. `section`: as for ``tableEntry(bits:in:holding:section:)``.
   @inlinable @inline(__always)
   func fastEntry<T>(
-    bits: SlotKeyBits?,
+    bits: SlotKeyBits,
     as type: T.Type,
     comparingType: Bool,
-    fastTable: FastTableCell? = nil
+    fastTable: FastTableCell? = nil,
+    section: UnsafeMutablePointer<ThreadFastState>?
   ) -> SlotTableEntry? {
-    guard let bits else { return nil }
-    return typedEntry(bits: bits, as: T.self, comparingType: comparingType, in: fastTable ?? self.fastTable)
+    typedEntry(bits: bits, as: T.self, comparingType: comparingType, in: fastTable ?? self.fastTable, section: section)
   }
 
   /// The entry for `bits`, read without the lock: of the published table
   /// (``tableCell``) when `fastTable` is nil, else of the fast path's
   /// (``fastTableCell``, which is never empty), through the cell the
   /// caller passes (its dialect may keep the store's ``fastTable``).
+  ///
+  /// The probe reads the table in a read section (see ``SlotTable``): one
+  /// of its own on the counter of `section`, the calling thread's state,
+  /// or, when `section` is nil, the one the caller opened
+  /// (`forge_read_enter`) and closes, as a hit does that goes on to read
+  /// the instance in it.
   @inlinable @inline(__always)
-  func tableEntry(bits: SlotKeyBits, in fastTable: FastTableCell? = nil) -> SlotTableEntry? {
-    SlotTable.entry(
-      in: fastTable?.cell ?? tableCell, for: bits,
-      comparingSecond: Key.identityUsesSecondWord, comparingThird: Key.identityUsesThirdWord,
-      cellIsNeverEmpty: fastTable != nil)
+  func tableEntry(
+    bits: SlotKeyBits,
+    in fastTable: FastTableCell? = nil,
+    holding valueType: SlotTableEntry.TypeCheck = .none,
+    section: UnsafeMutablePointer<ThreadFastState>?
+  ) -> SlotTableEntry? {
+    let cell = fastTable?.cell ?? tableCell
+    guard let section else {
+      return SlotTable.entryInSection(
+        in: cell, for: bits, comparingSecond: Key.identityUsesSecondWord,
+        comparingThird: Key.identityUsesThirdWord, cellIsNeverEmpty: fastTable != nil, holding: valueType)
+    }
+    return SlotTable.entry(
+      in: cell, for: bits, comparingSecond: Key.identityUsesSecondWord,
+      comparingThird: Key.identityUsesThirdWord, cellIsNeverEmpty: fastTable != nil, holding: valueType,
+      reads: section.reads)
   }
 
-  /// ``tableEntry(bits:in:)`` when its slot holds `T`s.
+  /// ``tableEntry(bits:in:holding:section:)`` when its slot holds `T`s.
   ///
   /// `comparingType` false is for keys under which every slot holds `T`s
   /// by construction (ForgeInject's async and main-actor keys of a type,
@@ -77,16 +82,40 @@ extension SlotStore {
     bits: SlotKeyBits,
     as type: T.Type,
     comparingType: Bool,
-    in fastTable: FastTableCell? = nil
+    in fastTable: FastTableCell? = nil,
+    section: UnsafeMutablePointer<ThreadFastState>?
   ) -> SlotTableEntry? {
-    guard let entry = tableEntry(bits: bits, in: fastTable) else { return nil }
-    let holdsT = { entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self)) }
-    if comparingType {
-      guard holdsT() else { return nil }
-    } else {
-      assert(holdsT(), "a key whose slots hold only \(T.self) holds another type's slot")
+    let wanted = UInt(bitPattern: ObjectIdentifier(T.self))
+    let check: SlotTableEntry.TypeCheck = comparingType ? .compared(wanted) : .asserted(wanted, T.self)
+    return tableEntry(bits: bits, in: fastTable, holding: check, section: section)
+  }
+
+  /// Starts reading the instance of `T` published for `bits` in the fast
+  /// path's table, in one read section from the table's probe to the
+  /// copy: the read, or nil with the section closed, and in `known` the
+  /// entry when the table has one but nothing is published in it.
+  @inlinable @inline(__always)
+  func beginFastRead<T>(
+    bits: SlotKeyBits,
+    as type: T.Type,
+    comparingType: Bool,
+    known: inout SlotTableEntry?,
+    fastTable: FastTableCell? = nil,
+    thread: UnsafeMutablePointer<ThreadFastState>
+  ) -> PublishedRead? {
+    let reads = thread.reads
+    forge_read_enter(reads)
+    guard
+      let entry = fastEntry(bits: bits, as: T.self, comparingType: comparingType, fastTable: fastTable, section: nil)
+    else {
+      forge_read_exit(reads)
+      return nil
     }
-    return entry
+    guard let box = forge_read_load(reads, entry.cell) else {
+      known = entry
+      return nil
+    }
+    return PublishedRead(box: box, reads: reads)
   }
 
   /// Starts reading the instance published for `bits`, when no override can
@@ -95,7 +124,7 @@ extension SlotStore {
   /// to try before it builds any closure or key. ``PublishedRead/take(_:)``
   /// copies the instance out and ends the read. `comparingType` false only
   /// for a key whose slots all hold `T`s
-  /// (``typedEntry(bits:as:comparingType:in:)``).
+  /// (``typedEntry(bits:as:comparingType:in:section:)``).
   ///
   /// ```swift
   /// if let read = store.beginPublishedRead(bits: bits, as: T.self, comparingType: true) {
@@ -104,11 +133,9 @@ extension SlotStore {
   /// ```
   @inlinable @inline(__always)
   package func beginPublishedRead<T>(bits: SlotKeyBits?, as type: T.Type, comparingType: Bool) -> PublishedRead? {
-    guard let thread = ResolutionContext.clearFastReader,
-      let entry = fastEntry(bits: bits, as: T.self, comparingType: comparingType),
-      let read = thread.beginRead(entry.cell)
-    else { return nil }
-    return read
+    guard let thread = ResolutionContext.clearFastReader, let bits else { return nil }
+    var known: SlotTableEntry?
+    return beginFastRead(bits: bits, as: T.self, comparingType: comparingType, known: &known, thread: thread)
   }
 
   /// The instance published for `bits`, when no override can apply and no
@@ -123,7 +150,7 @@ extension SlotStore {
   /// thread whose innermost build records what it resolves misses without
   /// an entry: the general path records the read. `comparingType` false
   /// only for a key whose slots all hold `T`s
-  /// (``typedEntry(bits:as:comparingType:in:)``). A
+  /// (``typedEntry(bits:as:comparingType:in:section:)``). A
   /// dialect that keeps its store's ``fastTable`` passes it.
   /// A dialect calls its miss in a function of its own, out of line and
   /// with few arguments: the hit then needs only a small frame (the
@@ -147,13 +174,10 @@ extension SlotStore {
     // the task, out of line, and nothing the read loads is held across
     // that call. A dialect may ask first (`reader`): then not even the
     // store is.
-    guard let thread = reader ?? ResolutionContext.clearFastReader,
-      let entry = fastEntry(bits: bits, as: T.self, comparingType: comparingType, fastTable: fastTable)
+    guard let thread = reader ?? ResolutionContext.clearFastReader, let bits,
+      let read = beginFastRead(
+        bits: bits, as: T.self, comparingType: comparingType, known: &known, fastTable: fastTable, thread: thread)
     else { return nil }
-    guard let read = thread.beginRead(entry.cell) else {
-      known = entry
-      return nil
-    }
     return read.take(T.self)
   }
 
@@ -179,8 +203,8 @@ extension SlotStore {
     factory: () throws -> T,
     otherwise missed: () throws -> T
   ) throws -> T {
-    guard let thread = ResolutionContext.clearFastReader,
-      let entry = fastEntry(bits: bits, as: T.self, comparingType: true)
+    guard let thread = ResolutionContext.clearFastReader, let bits,
+      let entry = fastEntry(bits: bits, as: T.self, comparingType: true, section: thread)
     else { return try missed() }
     return try buildTransientAtOnce(
       entry.slot, lifetime: .transient, factory: factory, thread: thread, recordsNothing: true, otherwise: missed)
@@ -231,7 +255,8 @@ extension SlotStore {
       try resolveGeneral(
         bits: bits, key: key(), lifetime: lifetime, name: name(), factory: factory, known: known, thread: thread)
     }
-    guard !thread.pointee.isCapturing, let bits, let entry = typedEntry(bits: bits, as: T.self, comparingType: true)
+    guard !thread.pointee.isCapturing, let bits,
+      let entry = typedEntry(bits: bits, as: T.self, comparingType: true, section: thread)
     else {
       return try general(known: nil)
     }
@@ -340,7 +365,7 @@ extension SlotStore {
     let overrides = overrideCount.value
     guard overrides != 0, overrides < Self.observerWeight,
       let thread = ResolutionContext.fastReader,
-      let entry = typedEntry(bits: bits, as: T.self, comparingType: true)
+      let entry = typedEntry(bits: bits, as: T.self, comparingType: true, section: thread)
     else { return nil }
     let slot = entry.slot
     if let value = try builtByContainerOverride(slot, as: T.self, overrides: overrides, thread: thread) {
@@ -366,7 +391,7 @@ extension SlotStore {
     servesPublished: Bool
   ) throws -> T? {
     guard overrideCount.value == 0, let thread = ResolutionContext.fastReader,
-      let entry = typedEntry(bits: bits, as: T.self, comparingType: true)
+      let entry = typedEntry(bits: bits, as: T.self, comparingType: true, section: thread)
     else { return nil }
     switch scopedShortcut(entry.slot, valueType: ObjectIdentifier(T.self), isKept: true, thread: thread) {
     case .none:

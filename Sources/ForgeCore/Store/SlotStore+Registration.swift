@@ -238,7 +238,7 @@ extension SlotStore {
     guard unresolvedRegistrationCount.value == 0, Gates.activeOverrideScopes.value == 0,
       !thread.pointee.isCapturing, let bits = key.identityBits
     else { return false }
-    return tableEntry(bits: bits) == nil
+    return tableEntry(bits: bits, section: thread) == nil
   }
 
   /// ``resolveRegistered(_:as:bind:)`` for a key this thread does not know yet,

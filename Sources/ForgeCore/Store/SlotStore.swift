@@ -103,6 +103,7 @@ import CForgeAtomics
     UnsafeMutableRawPointer(span + 1).bindMemory(to: UnsafeMutableRawPointer?.self, capacity: 1)
       .initialize(to: SlotTable.closed)
     (span + 2).initialize(to: Int(bitPattern: serial))
+    (span + 3).initialize(to: 0)  // refreshesInProgress
     (span + CacheLines.lineWords).initialize(to: 0)
     overrideCount = AtomicCounter(word: span)
     unresolvedRegistrationCount = AtomicCounter(word: span + CacheLines.lineWords)
@@ -190,8 +191,32 @@ import CForgeAtomics
     if let index = slots.index(forKey: key), let bits = slots.keys[index].identityBits {
       let published = tableCell.pointee
       table.insert(slot, bits: bits)
-      if tableCell.pointee != published { refreshFastPath() }
+      if tableCell.pointee != published {
+        refreshFastPath()
+        freeReplacedTablesLocked()
+      }
     }
+  }
+
+  /// Frees the tables the published one replaced, once no reader can be
+  /// probing them: every lock-free probe runs in a read section (see
+  /// ``SlotTable``), so once both cells a probe starts from hold the new
+  /// table and every section open then has ended, nothing reads the old
+  /// ones. A refresh of the fast path that read the old table before the
+  /// copy was published could still write it into the fast cell: while one
+  /// runs, the tables wait for the next copy. Where the process has no
+  /// reclaimer's fence (see ``HazardFences``) they stay until the store
+  /// goes, as they did before. Call with the lock held, after
+  /// ``refreshFastPath()``.
+  func freeReplacedTablesLocked() {
+    guard table.replacedTableCount > 0,
+      // A read-modify-write: ordered after the refresh's exchange, so that
+      // a refresh not counted here starts after the copy was published and
+      // reads it.
+      refreshesInProgress.add(0) == 0,
+      ThreadRecords.waitForOpenReadSections()
+    else { return }
+    table.freeReplaced()
   }
 
   /// Drops the slots kept out of the table (``AnySlot/awaitsTable``) that

@@ -3,16 +3,19 @@ import CForgeAtomics
 /// A store's slots by key bits, for reads without a lock: an open-addressing
 /// hash table in raw memory, published through one atomic cell.
 ///
-/// A reader needs no hazard pointer for the table: an entry is written in
+/// A reader needs no hazard pointer for an entry: an entry is written in
 /// full before its first key word is published (release), and a reader
 /// compares that word first (acquire). No key's first word is 0, so an
 /// empty entry never matches; an emptied entry (only a store whose keys
 /// can go empties entries, see below) keeps the first word of a key that
-/// nothing asks for any more. When the table fills past
-/// half, the store publishes a copy (twice the size, or the same size when
-/// removed entries made the room) and keeps the old one, whose entries stay
-/// valid, until it dies. A lookup costs the same with ten slots or twenty
-/// thousand: one hash, usually one probe.
+/// nothing asks for any more. When the table fills past half, the store
+/// publishes a copy (twice the size, or the same size when removed entries
+/// made the room). A reader probes inside a read section, its thread's
+/// read counter odd, and copies the entry out before the section ends
+/// (``entry(in:for:comparingSecond:comparingThird:cellIsNeverEmpty:reads:)``),
+/// so the store frees the old table once every section open at the copy
+/// has ended (``SlotStore/freeReplacedTablesLocked()``). A lookup costs
+/// the same with ten slots or twenty thousand: one hash, usually one probe.
 ///
 /// A removed entry (a key nothing can ask for any more, see
 /// ``SlotKey/isGone``) is marked with a value type of 0; no reader can
@@ -23,7 +26,8 @@ import CForgeAtomics
 /// short-lived keys thus rarely copies its table.
 ///
 /// ```swift
-/// if let entry = SlotTable.entry(in: store.tableCell, for: bits, comparingSecond: true, comparingThird: false),
+/// if let entry = SlotTable.entry(
+///   in: store.tableCell, for: bits, comparingSecond: true, comparingThird: false, reads: thread.reads),
 ///   entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
 /// {
 ///   // entry.cell holds the published instance
@@ -65,7 +69,8 @@ import CForgeAtomics
   /// and read with acquire.
   private let emptiesEntries: Bool
   private var entryWords: Int { Self.entryWords(withThirdWord: usesThirdWord) }
-  /// Tables replaced by larger ones, which readers may still be probing.
+  /// Tables replaced by copies, which readers may still be probing, until
+  /// the store frees them (``freeReplaced()``).
   private var retiredTables: [UnsafeMutableRawPointer] = []
 
   init(usesSecondWord: Bool, usesThirdWord: Bool, emptiesEntries: Bool) {
@@ -90,19 +95,50 @@ import CForgeAtomics
   @inlinable
   package static var closed: UnsafeMutableRawPointer { forge_closed_slot_table_address() }
 
-  /// The entry for `bits`, if the table published in `cell` has one;
+  /// The entry for `bits`, if the table published in `cell` has one, read
+  /// in a read section of its own on the counter `reads`: the table may be
+  /// replaced and freed once no section that could have loaded it is open.
   /// `comparingSecond` says whether the store's keys differ in their second
   /// word, `comparingThird` whether they use the third word (and its
   /// entries hold it), as the table was made. `cellIsNeverEmpty` for a
   /// cell that holds ``closed`` rather than nil: the lookup then does not
-  /// test for a table.
+  /// test for a table. `valueType`: what the entry's slot must hold.
   @inlinable @inline(__always)
   package static func entry(
     in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
     for bits: SlotKeyBits,
     comparingSecond: Bool,
     comparingThird: Bool,
-    cellIsNeverEmpty: Bool = false
+    cellIsNeverEmpty: Bool = false,
+    holding valueType: SlotTableEntry.TypeCheck = .none,
+    reads: UnsafeMutablePointer<UInt>
+  ) -> SlotTableEntry? {
+    forge_read_enter(reads)
+    guard
+      let found = entryInSection(
+        in: cell, for: bits, comparingSecond: comparingSecond, comparingThird: comparingThird,
+        cellIsNeverEmpty: cellIsNeverEmpty, holding: valueType)
+    else {
+      forge_read_exit(reads)
+      return nil
+    }
+    forge_read_exit(reads)
+    return found
+  }
+
+  /// ``entry(in:for:comparingSecond:comparingThird:cellIsNeverEmpty:reads:)``
+  /// for a caller already inside a read section (`forge_read_enter`), which
+  /// it keeps open: a hit goes on to read the instance's cell in the same
+  /// section. The entry is copied out, so nothing reads the table once the
+  /// section ends.
+  @inlinable @inline(__always)
+  package static func entryInSection(
+    in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+    for bits: SlotKeyBits,
+    comparingSecond: Bool,
+    comparingThird: Bool,
+    cellIsNeverEmpty: Bool = false,
+    holding valueType: SlotTableEntry.TypeCheck = .none
   ) -> SlotTableEntry? {
     let loaded = forge_load_acquire(cell)
     guard let table = cellIsNeverEmpty ? loaded.unsafelyUnwrapped : loaded else { return nil }
@@ -123,6 +159,12 @@ import CForgeAtomics
       if forge_load_acquire_word(entry + 1) == bits.first, !comparingSecond || entry[2] == bits.second,
         !comparingThird || entry[5] == bits.third
       {
+        switch valueType {
+        case .none: break
+        case .compared(let wanted): guard entry[3] == wanted else { return nil }
+        case .asserted(let wanted, let type):
+          assert(entry[3] == wanted, "a key whose slots hold only \(type) holds another type's slot")
+        }
         return SlotTableEntry(words: entry)
       }
       guard forge_load_acquire(Self.word(entry)) != nil else { return nil }
@@ -150,6 +192,13 @@ import CForgeAtomics
   @inlinable @inline(__always)
   static func hash(_ bits: SlotKeyBits, mixingSecond: Bool) -> UInt {
     (mixingSecond ? bits.first ^ (bits.second &* 0xC2B2_AE3D_27D4_EB4F) : bits.first) &* 0x9E37_79B9_7F4A_7C15
+  }
+
+  /// Frees the replaced tables; only once no reader can be probing them
+  /// (``SlotStore/freeReplacedTablesLocked()``).
+  mutating func freeReplaced() {
+    for table in retiredTables { table.deallocate() }
+    retiredTables.removeAll()
   }
 
   /// How many replaced tables are kept; for tests.
@@ -289,7 +338,10 @@ import CForgeAtomics
       }
       retiredTables.append(old)
     }
-    forge_store_release(cell, table)
+    // Sequentially consistent: a refresh of the fast path that its store
+    // does not count as running (``SlotStore/freeReplacedTablesLocked()``)
+    // reads this table, not the old one.
+    _ = forge_exchange_seq_cst(cell, table)
     capacity = newCapacity
     count = live
     removed = 0
@@ -318,27 +370,38 @@ import CForgeAtomics
   }
 }
 
-/// One entry of a ``SlotTable``: enough to read a published instance
-/// without touching the slot object.
+/// One entry of a ``SlotTable``, copied out of the table inside the read
+/// section that found it: enough to read a published instance without
+/// touching the slot object, and nothing that reads the table again.
 @usableFromInline package struct SlotTableEntry {
-  @usableFromInline let words: UnsafeMutablePointer<UInt>
+  @usableFromInline let slotAddress: UnsafeMutableRawPointer
+  @usableFromInline let cellAddress: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
-  @inlinable
-  init(words: UnsafeMutablePointer<UInt>) { self.words = words }
+  /// The entry at `words`; call inside the read section that found it.
+  /// Two words, which a miss passes on in registers.
+  @inlinable @inline(__always)
+  init(words: UnsafeMutablePointer<UInt>) {
+    slotAddress = UnsafeMutableRawPointer(bitPattern: words[0]).unsafelyUnwrapped
+    cellAddress = UnsafeMutablePointer(bitPattern: words[4]).unsafelyUnwrapped
+  }
 
   /// The slot, which its store keeps as long as it lives.
   @inlinable
-  package var slot: Unmanaged<AnySlot> {
-    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: words[0]).unsafelyUnwrapped)
-  }
-
-  /// The type of the slot's instances, as an `ObjectIdentifier`'s bits.
-  @inlinable
-  package var valueTypeBits: UInt { words[3] }
+  package var slot: Unmanaged<AnySlot> { Unmanaged.fromOpaque(slotAddress) }
 
   /// The slot's instance cell.
   @inlinable
-  package var cell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-    UnsafeMutablePointer(bitPattern: words[4]).unsafelyUnwrapped
+  package var cell: UnsafeMutablePointer<UnsafeMutableRawPointer?> { cellAddress }
+
+  /// What a lookup checks of the type an entry's slot holds (an
+  /// `ObjectIdentifier`'s bits): nothing, that it is the one wanted, or,
+  /// for keys whose slots hold one type by construction, nothing in
+  /// release builds and the same in debug ones.
+  @usableFromInline package enum TypeCheck {
+    case none
+    case compared(UInt)
+    /// The type's bits, and the type, which a debug build names when the
+    /// entry holds another.
+    case asserted(UInt, Any.Type)
   }
 }
