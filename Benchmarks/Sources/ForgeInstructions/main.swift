@@ -60,6 +60,8 @@ final class HandContainer: Sendable {
 final class InstructionContainer: Container, @unchecked Sendable {
   /// A key per argument: `new-keys` makes a slot for each.
   func perArgument(_ id: Int) -> TransientLeaf { provide(.transient, key: "item-\(id)") { TransientLeaf() } }
+  /// A kept instance per argument: `kept-keys` makes a slot for each.
+  func keptPerArgument(_ id: Int) -> Leaf { provide(.cached, key: "user-\(id)") { Leaf() } }
   var leaf: Leaf { provide(.singleton) { Leaf() } }
   var transientLeaf: TransientLeaf { provide(.transient) { TransientLeaf() } }
   var transientMarker: any TransientMarker { provide(.transient) { TransientLeaf() } }
@@ -377,7 +379,7 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
   fail(
-    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|hit-beside-scope|hit-in-other-scope|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|chain|setup|validate|override|scale|new-keys SYSTEM N"
+    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|hit-beside-scope|hit-in-other-scope|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|chain|setup|validate|override|scale|new-keys|kept-keys SYSTEM N"
   )
 }
 let scenario = arguments[1]
@@ -637,6 +639,11 @@ case ("new-keys", "forge"):
   // `count` distinct keys, each resolved once: what a slot costs, measured
   // with valgrind's dhat (Benchmarks/README.md).
   for id in 0..<count { blackHole(container.perArgument(id)) }
+case ("kept-keys", "forge"):
+  // `count` distinct kept keys, each resolved once: what a kept slot and
+  // its share of the table cost, measured with valgrind's dhat
+  // (Benchmarks/README.md).
+  for id in 0..<count { blackHole(container.keptPerArgument(id)) }
 case ("transient", "hand"): for _ in 0..<count { blackHole(transientHand()) }
 case ("transient", "forge"): for _ in 0..<count { blackHole(transientForge(container)) }
 case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForgeInject(forgeInject)) }
