@@ -28,16 +28,16 @@ extension SlotStore {
   /// The entry for `bits` of the fast path's table, when it holds a `T`:
   /// nil while anything holds the store on its general path (see
   /// ``fastTableCell``). The caller checked that the thread is not
-  /// capturing. `section`: as for ``tableEntry(bits:in:holding:section:)``.
+  /// capturing. The probe runs in a read section of its own on
+  /// `section`'s counter (see ``tableEntry(bits:in:holding:section:)``).
   @inlinable @inline(__always)
   func fastEntry<T>(
     bits: SlotKeyBits,
     as type: T.Type,
     comparingType: Bool,
-    fastTable: FastTableCell? = nil,
-    section: UnsafeMutablePointer<ThreadFastState>?
+    section: UnsafeMutablePointer<ThreadFastState>
   ) -> SlotTableEntry? {
-    typedEntry(bits: bits, as: T.self, comparingType: comparingType, in: fastTable ?? self.fastTable, section: section)
+    typedEntry(bits: bits, as: T.self, comparingType: comparingType, in: fastTable, section: section)
   }
 
   /// The entry for `bits`, read without the lock: of the published table
@@ -45,26 +45,18 @@ extension SlotStore {
   /// (``fastTableCell``, which is never empty), through the cell the
   /// caller passes (its dialect may keep the store's ``fastTable``).
   ///
-  /// The probe reads the table in a read section (see ``SlotTable``): one
-  /// of its own on the counter of `section`, the calling thread's state,
-  /// or, when `section` is nil, the one the caller opened
-  /// (`forge_read_enter`) and closes, as a hit does that goes on to read
-  /// the instance in it.
+  /// The probe reads the table in a read section of its own on the
+  /// counter of `section`, the calling thread's state (see ``SlotTable``),
+  /// and copies the entry out before the section ends.
   @inlinable @inline(__always)
   func tableEntry(
     bits: SlotKeyBits,
     in fastTable: FastTableCell? = nil,
     holding valueType: SlotTableEntry.TypeCheck = .none,
-    section: UnsafeMutablePointer<ThreadFastState>?
+    section: UnsafeMutablePointer<ThreadFastState>
   ) -> SlotTableEntry? {
-    let cell = fastTable?.cell ?? tableCell
-    guard let section else {
-      return SlotTable.entryInSection(
-        in: cell, for: bits, comparingSecond: Key.identityUsesSecondWord,
-        comparingThird: Key.identityUsesThirdWord, cellIsNeverEmpty: fastTable != nil, holding: valueType)
-    }
-    return SlotTable.entry(
-      in: cell, for: bits, comparingSecond: Key.identityUsesSecondWord,
+    SlotTable.entry(
+      in: fastTable?.cell ?? tableCell, for: bits, comparingSecond: Key.identityUsesSecondWord,
       comparingThird: Key.identityUsesThirdWord, cellIsNeverEmpty: fastTable != nil, holding: valueType,
       reads: section.reads)
   }
@@ -83,11 +75,17 @@ extension SlotStore {
     as type: T.Type,
     comparingType: Bool,
     in fastTable: FastTableCell? = nil,
-    section: UnsafeMutablePointer<ThreadFastState>?
+    section: UnsafeMutablePointer<ThreadFastState>
   ) -> SlotTableEntry? {
+    tableEntry(bits: bits, in: fastTable, holding: Self.typeCheck(T.self, comparingType), section: section)
+  }
+
+  /// What a lookup of `T`s checks of an entry's type (see
+  /// ``typedEntry(bits:as:comparingType:in:section:)``).
+  @inlinable @inline(__always)
+  static func typeCheck<T>(_ type: T.Type, _ comparingType: Bool) -> SlotTableEntry.TypeCheck {
     let wanted = UInt(bitPattern: ObjectIdentifier(T.self))
-    let check: SlotTableEntry.TypeCheck = comparingType ? .compared(wanted) : .asserted(wanted, T.self)
-    return tableEntry(bits: bits, in: fastTable, holding: check, section: section)
+    return comparingType ? .compared(wanted) : .asserted(wanted, T.self)
   }
 
   /// Starts reading the instance of `T` published for `bits` in the fast
@@ -106,13 +104,18 @@ extension SlotStore {
     let reads = thread.reads
     forge_read_enter(reads)
     guard
-      let entry = fastEntry(bits: bits, as: T.self, comparingType: comparingType, fastTable: fastTable, section: nil)
+      let match = SlotTable.matchInSection(
+        in: (fastTable ?? self.fastTable).cell, for: bits, comparingSecond: Key.identityUsesSecondWord,
+        comparingThird: Key.identityUsesThirdWord, cellIsNeverEmpty: true,
+        holding: Self.typeCheck(T.self, comparingType))
     else {
       forge_read_exit(reads)
       return nil
     }
-    guard let box = forge_read_load(reads, entry.cell) else {
-      known = entry
+    guard let box = forge_load_seq_cst(match.cell) else {
+      // Copied out before the section ends, only on this path.
+      known = SlotTableEntry(match)
+      forge_read_exit(reads)
       return nil
     }
     return PublishedRead(box: box, reads: reads)

@@ -12,7 +12,7 @@ import CForgeAtomics
 /// publishes a copy (twice the size, or the same size when removed entries
 /// made the room). A reader probes inside a read section, its thread's
 /// read counter odd, and copies the entry out before the section ends
-/// (``entry(in:for:comparingSecond:comparingThird:cellIsNeverEmpty:reads:)``),
+/// (``entry(in:for:comparingSecond:comparingThird:cellIsNeverEmpty:holding:reads:)``),
 /// so the store frees the old table once every section open at the copy
 /// has ended (``SlotStore/freeReplacedTablesLocked()``). A lookup costs
 /// the same with ten slots or twenty thousand: one hash, usually one probe.
@@ -115,31 +115,31 @@ import CForgeAtomics
   ) -> SlotTableEntry? {
     forge_read_enter(reads)
     guard
-      let found = entryInSection(
+      let found = matchInSection(
         in: cell, for: bits, comparingSecond: comparingSecond, comparingThird: comparingThird,
         cellIsNeverEmpty: cellIsNeverEmpty, holding: valueType)
     else {
       forge_read_exit(reads)
       return nil
     }
+    let entry = SlotTableEntry(found)
     forge_read_exit(reads)
-    return found
+    return entry
   }
 
-  /// ``entry(in:for:comparingSecond:comparingThird:cellIsNeverEmpty:reads:)``
-  /// for a caller already inside a read section (`forge_read_enter`), which
-  /// it keeps open: a hit goes on to read the instance's cell in the same
-  /// section. The entry is copied out, so nothing reads the table once the
-  /// section ends.
+  /// The matching entry, in place, for a caller already inside a read
+  /// section (`forge_read_enter`), which it keeps open: a hit goes on to
+  /// read the instance's cell in the same section. Valid only until the
+  /// section ends: copy what is needed out first (``SlotTableEntry/init(_:)``).
   @inlinable @inline(__always)
-  package static func entryInSection(
+  package static func matchInSection(
     in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
     for bits: SlotKeyBits,
     comparingSecond: Bool,
     comparingThird: Bool,
     cellIsNeverEmpty: Bool = false,
     holding valueType: SlotTableEntry.TypeCheck = .none
-  ) -> SlotTableEntry? {
+  ) -> SlotTableMatch? {
     let loaded = forge_load_acquire(cell)
     guard let table = cellIsNeverEmpty ? loaded.unsafelyUnwrapped : loaded else { return nil }
     let words = table.assumingMemoryBound(to: UInt.self)
@@ -165,7 +165,7 @@ import CForgeAtomics
         case .asserted(let wanted, let type):
           assert(entry[3] == wanted, "a key whose slots hold only \(type) holds another type's slot")
         }
-        return SlotTableEntry(words: entry)
+        return SlotTableMatch(words: entry)
       }
       guard forge_load_acquire(Self.word(entry)) != nil else { return nil }
       // The mask, read only on a collision.
@@ -377,12 +377,12 @@ import CForgeAtomics
   @usableFromInline let slotAddress: UnsafeMutableRawPointer
   @usableFromInline let cellAddress: UnsafeMutablePointer<UnsafeMutableRawPointer?>
 
-  /// The entry at `words`; call inside the read section that found it.
+  /// The entry `match` found; call inside the read section that found it.
   /// Two words, which a miss passes on in registers.
   @inlinable @inline(__always)
-  init(words: UnsafeMutablePointer<UInt>) {
-    slotAddress = UnsafeMutableRawPointer(bitPattern: words[0]).unsafelyUnwrapped
-    cellAddress = UnsafeMutablePointer(bitPattern: words[4]).unsafelyUnwrapped
+  init(_ match: SlotTableMatch) {
+    slotAddress = UnsafeMutableRawPointer(bitPattern: match.words[0]).unsafelyUnwrapped
+    cellAddress = match.cell
   }
 
   /// The slot, which its store keeps as long as it lives.
@@ -403,5 +403,20 @@ import CForgeAtomics
     /// The type's bits, and the type, which a debug build names when the
     /// entry holds another.
     case asserted(UInt, Any.Type)
+  }
+}
+
+/// An entry of a ``SlotTable`` as a probe found it, in place: valid only
+/// inside the read section the probe ran in.
+@usableFromInline package struct SlotTableMatch {
+  @usableFromInline let words: UnsafeMutablePointer<UInt>
+
+  @inlinable @inline(__always)
+  init(words: UnsafeMutablePointer<UInt>) { self.words = words }
+
+  /// The slot's instance cell.
+  @inlinable @inline(__always)
+  package var cell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
+    UnsafeMutablePointer(bitPattern: words[4]).unsafelyUnwrapped
   }
 }
