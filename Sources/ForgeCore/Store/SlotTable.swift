@@ -26,11 +26,12 @@ import CForgeAtomics
 /// short-lived keys thus rarely copies its table.
 ///
 /// ```swift
+/// let wanted = UInt(bitPattern: ObjectIdentifier(T.self))
 /// if let entry = SlotTable.entry(
-///   in: store.tableCell, for: bits, comparingSecond: true, comparingThird: false, reads: thread.reads),
-///   entry.valueTypeBits == UInt(bitPattern: ObjectIdentifier(T.self))
+///   in: store.tableCell, for: bits, comparingSecond: true, comparingThird: false,
+///   holding: .compared(wanted), reads: thread.reads)
 /// {
-///   // entry.cell holds the published instance
+///   // entry.cell holds the published instance, once one is
 /// }
 /// ```
 @usableFromInline package struct SlotTable {
