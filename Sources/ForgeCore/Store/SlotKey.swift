@@ -49,7 +49,7 @@ extension SlotKey {
 @usableFromInline package struct SlotKeyBits: Equatable, Sendable {
   /// Never 0 for a key: an empty table entry's first word is 0, and a
   /// lookup compares this word before it asks whether the entry is empty
-  /// (see ``SlotTable/entry(in:for:comparingSecond:comparingThird:)``).
+  /// (see ``SlotTable/matchInSection(in:for:comparingSecond:comparingThird:cellIsNeverEmpty:holding:)``).
   /// A key type whose natural first word may be 0 flips its bits
   /// (`String`, `Int`).
   @usableFromInline package let first: UInt

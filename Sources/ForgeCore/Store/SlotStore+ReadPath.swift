@@ -55,10 +55,32 @@ extension SlotStore {
     holding valueType: SlotTableEntry.TypeCheck = .none,
     section: UnsafeMutablePointer<ThreadFastState>
   ) -> SlotTableEntry? {
-    SlotTable.entry(
+    let reads = section.reads
+    forge_read_enter(reads)
+    guard let match = tableMatchInSection(bits: bits, in: fastTable, holding: valueType) else {
+      forge_read_exit(reads)
+      return nil
+    }
+    let entry = SlotTableEntry(match)
+    forge_read_exit(reads)
+    return entry
+  }
+
+  /// The entry for `bits`, in place, for a caller already inside a read
+  /// section, with this store's key words (see
+  /// ``SlotTable/matchInSection(in:for:comparingSecond:comparingThird:cellIsNeverEmpty:holding:)``):
+  /// the one probe both ``tableEntry(bits:in:holding:section:)`` and a
+  /// hit's ``beginFastRead(bits:as:comparingType:known:fastTable:thread:)``
+  /// make.
+  @inlinable @inline(__always)
+  func tableMatchInSection(
+    bits: SlotKeyBits,
+    in fastTable: FastTableCell?,
+    holding valueType: SlotTableEntry.TypeCheck
+  ) -> SlotTableMatch? {
+    SlotTable.matchInSection(
       in: fastTable?.cell ?? tableCell, for: bits, comparingSecond: Key.identityUsesSecondWord,
-      comparingThird: Key.identityUsesThirdWord, cellIsNeverEmpty: fastTable != nil, holding: valueType,
-      reads: section.reads)
+      comparingThird: Key.identityUsesThirdWord, cellIsNeverEmpty: fastTable != nil, holding: valueType)
   }
 
   /// ``tableEntry(bits:in:holding:section:)`` when its slot holds `T`s.
@@ -104,10 +126,8 @@ extension SlotStore {
     let reads = thread.reads
     forge_read_enter(reads)
     guard
-      let match = SlotTable.matchInSection(
-        in: (fastTable ?? self.fastTable).cell, for: bits, comparingSecond: Key.identityUsesSecondWord,
-        comparingThird: Key.identityUsesThirdWord, cellIsNeverEmpty: true,
-        holding: Self.typeCheck(T.self, comparingType))
+      let match = tableMatchInSection(
+        bits: bits, in: fastTable ?? self.fastTable, holding: Self.typeCheck(T.self, comparingType))
     else {
       forge_read_exit(reads)
       return nil

@@ -12,7 +12,7 @@ import CForgeAtomics
 /// publishes a copy (twice the size, or the same size when removed entries
 /// made the room). A reader probes inside a read section, its thread's
 /// read counter odd, and copies the entry out before the section ends
-/// (``entry(in:for:comparingSecond:comparingThird:cellIsNeverEmpty:holding:reads:)``),
+/// (``matchInSection(in:for:comparingSecond:comparingThird:cellIsNeverEmpty:holding:)``),
 /// so the store frees the old table once every section open at the copy
 /// has ended (``SlotStore/freeReplacedTablesLocked()``). A lookup costs
 /// the same with ten slots or twenty thousand: one hash, usually one probe.
@@ -27,12 +27,13 @@ import CForgeAtomics
 ///
 /// ```swift
 /// let wanted = UInt(bitPattern: ObjectIdentifier(T.self))
-/// if let entry = SlotTable.entry(
-///   in: store.tableCell, for: bits, comparingSecond: true, comparingThird: false,
-///   holding: .compared(wanted), reads: thread.reads)
+/// forge_read_enter(reads)
+/// if let match = SlotTable.matchInSection(
+///   in: store.tableCell, for: bits, comparingSecond: true, comparingThird: false, holding: .compared(wanted))
 /// {
-///   // entry.cell holds the published instance, once one is
+///   let entry = SlotTableEntry(match)  // match.cell holds the published instance, once one is
 /// }
+/// forge_read_exit(reads)
 /// ```
 @usableFromInline package struct SlotTable {
   /// Words before the entries: the shift that turns a hash into an index,
@@ -96,42 +97,17 @@ import CForgeAtomics
   @inlinable
   package static var closed: UnsafeMutableRawPointer { forge_closed_slot_table_address() }
 
-  /// The entry for `bits`, if the table published in `cell` has one, read
-  /// in a read section of its own on the counter `reads`: the table may be
-  /// replaced and freed once no section that could have loaded it is open.
-  /// `comparingSecond` says whether the store's keys differ in their second
-  /// word, `comparingThird` whether they use the third word (and its
-  /// entries hold it), as the table was made. `cellIsNeverEmpty` for a
-  /// cell that holds ``closed`` rather than nil: the lookup then does not
-  /// test for a table. `valueType`: what the entry's slot must hold.
-  @inlinable @inline(__always)
-  package static func entry(
-    in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
-    for bits: SlotKeyBits,
-    comparingSecond: Bool,
-    comparingThird: Bool,
-    cellIsNeverEmpty: Bool = false,
-    holding valueType: SlotTableEntry.TypeCheck = .none,
-    reads: UnsafeMutablePointer<UInt>
-  ) -> SlotTableEntry? {
-    forge_read_enter(reads)
-    guard
-      let found = matchInSection(
-        in: cell, for: bits, comparingSecond: comparingSecond, comparingThird: comparingThird,
-        cellIsNeverEmpty: cellIsNeverEmpty, holding: valueType)
-    else {
-      forge_read_exit(reads)
-      return nil
-    }
-    let entry = SlotTableEntry(found)
-    forge_read_exit(reads)
-    return entry
-  }
-
-  /// The matching entry, in place, for a caller already inside a read
-  /// section (`forge_read_enter`), which it keeps open: a hit goes on to
-  /// read the instance's cell in the same section. Valid only until the
-  /// section ends: copy what is needed out first (``SlotTableEntry/init(_:)``).
+  /// The entry for `bits`, in place, if the table published in `cell` has
+  /// one, for a caller inside a read section (`forge_read_enter`): the
+  /// table may be replaced and freed once no section that could have
+  /// loaded it is open. Valid only until the section ends: copy what is
+  /// needed out first (``SlotTableEntry/init(_:)``); a hit goes on to read
+  /// the instance's cell in the same section. `comparingSecond` says
+  /// whether the store's keys differ in their second word,
+  /// `comparingThird` whether they use the third word (and its entries hold
+  /// it), as the table was made. `cellIsNeverEmpty` for a cell that holds
+  /// ``closed`` rather than nil: the lookup then does not test for a
+  /// table. `valueType`: what the entry's slot must hold.
   @inlinable @inline(__always)
   package static func matchInSection(
     in cell: UnsafeMutablePointer<UnsafeMutableRawPointer?>,
