@@ -7,7 +7,9 @@ import Testing
 // (`provide(.transient, key: "item-\(id)")`) used to keep its slot, about
 // 1 KB, as long as the container. A transient's slot now stays out of the
 // lock-free table until its key is asked for again, and the store drops
-// such slots once they sit idle.
+// such slots once they sit idle. A declaration that makes more than one key
+// makes them per argument: its transients' slots never take an entry, and
+// go whenever they sit idle, however often they were asked for.
 
 final class Item: Sendable {
   let id: Int
@@ -32,6 +34,8 @@ final class MadeUpKeyContainer: Container, @unchecked Sendable {
     }
   }
   var value: Service { provide { Service("real") } }
+  /// A transient property: its declaration makes one key.
+  var stamp: Item { provide { Item(0) } }
   var holder: ItemHolder {
     provide(.singleton) {
       self.holderBuilds.increment()
@@ -53,15 +57,31 @@ struct MadeUpKeyTests {
     #expect(container.item(4_999).id == 4_999)
   }
 
-  @Test("a key used twice keeps its slot, and what a kept dependency reads stays")
-  func keysUsedTwiceStay() {
+  @Test("a key per argument is dropped however often it was asked for; a property's key and what a kept dependency reads stay")
+  func keysPerArgumentGo() {
     let container = MadeUpKeyContainer()
+    // The declaration's first key is asked for twice before it made
+    // another: it takes its table entry then, as a property's would, and
+    // stays (one per declaration).
+    _ = container.item(-1)
+    _ = container.item(-1)
     _ = container.item(-7)
     _ = container.item(-7)
+    _ = container.stamp
+    _ = container.stamp
     _ = container.holder
-    for id in 0..<1_000 { _ = container.item(id) }
+    // Each asked for twice: before, each of these kept its slot.
+    for id in 0..<1_000 {
+      _ = container.item(id)
+      _ = container.item(id)
+    }
+    #expect(container.engine.slotCount < 200)
     let graph = container.dependencyGraph()
-    #expect(graph.node(named: "MadeUpKeyContainer.item--7") != nil)
+    #expect(graph.node(named: "MadeUpKeyContainer.item--7") == nil)
+    #expect(graph.node(named: "MadeUpKeyContainer.item--1") != nil)
+    // The only key its declaration makes: it stays, with what its graph
+    // recorded.
+    #expect(graph.node(named: "MadeUpKeyContainer.stamp") != nil)
     #expect(graph.node(named: "MadeUpKeyContainer.holder") != nil)
     // `value` was read once, by the holder's build: the holder's edge holds
     // its slot, so it stays.

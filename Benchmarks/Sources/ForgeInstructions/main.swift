@@ -379,7 +379,7 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
   fail(
-    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|hit-beside-scope|hit-in-other-scope|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|chain|setup|validate|override|scale|new-keys|kept-keys SYSTEM N"
+    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|hit-beside-scope|hit-in-other-scope|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|chain|setup|validate|override|scale|new-keys|twice-keys|reused-keys|kept-keys SYSTEM N"
   )
 }
 let scenario = arguments[1]
@@ -639,6 +639,18 @@ case ("new-keys", "forge"):
   // `count` distinct keys, each resolved once: what a slot costs, measured
   // with valgrind's dhat (Benchmarks/README.md).
   for id in 0..<count { blackHole(container.perArgument(id)) }
+case ("twice-keys", "forge"):
+  // `count` distinct transient keys, each resolved twice: what a key asked
+  // for again keeps, measured with valgrind's dhat (Benchmarks/README.md).
+  for id in 0..<count {
+    blackHole(container.perArgument(id))
+    blackHole(container.perArgument(id))
+  }
+case ("reused-keys", "forge"):
+  // 64 transient keys of one declaration, resolved in turn: a build of a
+  // key per argument asked for again and again (the key's text made each
+  // time, as the caller's interpolation makes it).
+  for id in 0..<count { blackHole(container.perArgument(id & 63)) }
 case ("kept-keys", "forge"):
   // `count` distinct kept keys, each resolved once: what a kept slot and
   // its share of the table cost, measured with valgrind's dhat

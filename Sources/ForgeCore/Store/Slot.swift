@@ -8,7 +8,8 @@ import CForgeAtomics
 /// drops it once the object is gone (see ``SlotKey/isGone``), or, for a
 /// transient whose key is made up at run time (Forge's
 /// `provide(.transient, key: "item-\(id)")`), until the store drops it
-/// while it sits idle, before its key is asked for a second time (see
+/// while it sits idle, before its key is asked for a second time, or at
+/// any time when its declaration makes keys per argument (see
 /// ``AnySlot/awaitsTable``). All mutable state is guarded by the owning
 /// ``SlotStore``'s lock.
 @usableFromInline package class AnySlot: @unchecked Sendable {
@@ -73,10 +74,20 @@ import CForgeAtomics
   @exclusivity(unchecked) package var serial = 0
   /// Whether the slot is kept out of its store's lock-free table until its
   /// key is asked for again (a transient of a store whose keys are made
-  /// up: ``SlotKey/keysAreMadeUp``); guarded by the lock. No lock-free
+  /// up: ``SlotKey/keysAreMadeUp``), or for good when its declaration
+  /// makes keys per argument (``SlotKey/declarationSite``); guarded by
+  /// the lock. No lock-free
   /// path can reach such a slot, so the store may drop it while it is
   /// idle.
   @exclusivity(unchecked) var awaitsTable = false
+  /// Whether the slot's key is one of several its declaration made (a key
+  /// per argument, see ``SlotStore/noteSiteLocked(of:slot:)``): it then
+  /// stays out of the table for good. Guarded by the lock.
+  @exclusivity(unchecked) var keyPerArgument = false
+  /// Whether a slot kept out of the table for good (a key per argument)
+  /// was asked for since its store last looked for idle slots: it then
+  /// stays for one more look. Guarded by the lock.
+  @exclusivity(unchecked) var askedSinceLook = false
   /// Nonzero once a build has recorded `dependencies`; read without the
   /// lock. Its word is the first of the second line of ``cell``'s span,
   /// which no hit reads.

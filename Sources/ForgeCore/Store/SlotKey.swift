@@ -17,11 +17,18 @@
   static var keysCanGo: Bool { get }
   /// Whether a key can be made up at run time without bound (Forge's
   /// `provide(key: "item-\(id)")`): then a transient's slot stays out of
-  /// the lock-free table until its key is asked for a second time, and the
-  /// store drops such slots once they sit idle (see
-  /// ``SlotStore/dropIdleSlotsLocked(into:)``), so a key per argument
-  /// costs no memory once it is done with.
+  /// the lock-free table until its key is asked for a second time (for
+  /// good, when its declaration makes keys per argument:
+  /// ``declarationSite``), and the store drops such slots once they sit
+  /// idle (see ``SlotStore/dropIdleSlotsLocked(into:)``), so a key per
+  /// argument costs no memory once it is done with.
   static var keysAreMadeUp: Bool { get }
+  /// Where the key was declared, for keys that are made up
+  /// (``keysAreMadeUp``): the site of a `provide` call. A site that makes
+  /// more than one key makes them per argument (`key: "item-\(id)"`), and
+  /// its transients' slots never take a table entry, so the store can
+  /// always drop them once they sit idle. Nil when the key does not say.
+  var declarationSite: SlotKeySite? { get }
   /// Whether nothing can ask for this key any more.
   var isGone: Bool { get }
   /// Called by the store whose serial is `storeSerial` for each of its keys
@@ -40,8 +47,27 @@ extension SlotKey {
   package static var keysCanGo: Bool { false }
   @inlinable
   package static var keysAreMadeUp: Bool { false }
+  @inlinable
+  package var declarationSite: SlotKeySite? { nil }
   @usableFromInline package var isGone: Bool { false }
   @usableFromInline package func storeGoes(serial storeSerial: UInt) {}
+}
+
+/// Where a made-up key was declared (``SlotKey/declarationSite``): the
+/// declaring file's text address and the line.
+///
+/// ```swift
+/// let site = SlotKeySite(file: UInt(bitPattern: fileID.utf8Start), line: 42)
+/// ```
+@usableFromInline package struct SlotKeySite: Hashable, Sendable {
+  @usableFromInline let file: UInt
+  @usableFromInline let line: UInt
+
+  @inlinable
+  package init(file: UInt, line: UInt) {
+    self.file = file
+    self.line = line
+  }
 }
 
 /// The words that identify a key in its store's ``SlotTable``.

@@ -63,6 +63,12 @@ import CForgeAtomics
   /// for idle slots: twice those that stayed last time, and at least 64,
   /// so that a look's cost is spread over as many new slots as it scans.
   @exclusivity(unchecked) var idleLookAt = SlotStore.firstIdleLook
+  /// The sites of made-up keys' transients (``SlotKey/declarationSite``)
+  /// that have made one key so far, with that key.
+  @exclusivity(unchecked) var firstKeyBySite = [SlotKeySite: Key]()
+  /// The sites that have made more than one key: they make keys per
+  /// argument, whose slots stay out of the table (``AnySlot/keyPerArgument``).
+  @exclusivity(unchecked) var perArgumentSites = Set<SlotKeySite>()
   static var firstIdleLook: Int { 64 }
   /// Registered factories that nothing has resolved yet (see
   /// ``register(_:name:lifetime:builder:as:bind:)``).
@@ -138,7 +144,10 @@ import CForgeAtomics
   /// up: ``SlotKey/keysAreMadeUp``) keeps a new slot out of the table until
   /// its key is asked for again, and the store may drop it meanwhile (see
   /// ``dropIdleSlotsLocked(into:)``): a key used once costs nothing once
-  /// it is done with; a key used twice reads lock-free from then on.
+  /// it is done with; a key used twice reads lock-free from then on,
+  /// unless its declaration makes keys per argument
+  /// (``noteSiteLocked(of:slot:)``): such a slot never takes an entry,
+  /// and goes whenever it sits idle.
   @inline(__always)
   func slotLocked<T>(
     for key: Key,
@@ -150,8 +159,12 @@ import CForgeAtomics
   ) throws -> Slot<T> {
     if let existing = slots[key] {
       if Key.keysAreMadeUp, existing.awaitsTable {
-        existing.awaitsTable = false
-        publishLocked(existing, for: key)
+        if existing.keyPerArgument {
+          existing.askedSinceLook = true
+        } else {
+          existing.awaitsTable = false
+          publishLocked(existing, for: key)
+        }
       }
       return try typedLocked(existing, for: key)
     }
@@ -178,10 +191,37 @@ import CForgeAtomics
     if awaitsTable {
       slot.awaitsTable = true
       keysAwaitingTable.append(key)
+      noteSiteLocked(of: key, slot: slot)
     } else {
       publishLocked(slot, for: key)
     }
     return slot
+  }
+
+  /// Notes the site of `key`, whose transient's new `slot` awaits its
+  /// table entry: once a site has made two different keys, it makes them
+  /// per argument, and their slots never take an entry
+  /// (``AnySlot/keyPerArgument``), so that the store can drop them
+  /// whenever they sit idle (``dropIdleSlotsLocked(into:)``), however
+  /// often they were asked for. A property's key, the only one its site
+  /// makes, takes its entry on its second read and stays, with what the
+  /// graph recorded for it; so does a site's first key asked for twice
+  /// before the site made another. Call with the lock held.
+  func noteSiteLocked(of key: Key, slot: AnySlot) {
+    guard let site = key.declarationSite else { return }
+    if perArgumentSites.contains(site) {
+      slot.keyPerArgument = true
+      return
+    }
+    guard let first = firstKeyBySite[site] else {
+      firstKeyBySite[site] = key
+      return
+    }
+    guard first != key else { return }
+    perArgumentSites.insert(site)
+    firstKeyBySite[site] = nil
+    slot.keyPerArgument = true
+    if let firstSlot = slots[first], firstSlot.awaitsTable { firstSlot.keyPerArgument = true }
   }
 
   /// Gives `slot`, the store's slot for `key`, its table entry, for reads
@@ -221,8 +261,10 @@ import CForgeAtomics
 
   /// Drops the slots kept out of the table (``AnySlot/awaitsTable``) that
   /// sit idle: a transient whose key was made up at run time
-  /// (`provide(.transient, key: "item-\(id)")`) and asked for once. Its
-  /// key, asked for again, gets a new slot. Call with the lock held;
+  /// (`provide(.transient, key: "item-\(id)")`) and asked for once, or
+  /// asked for any number of times when its declaration makes keys per
+  /// argument. Its key, asked for again, gets a new slot. Call with the
+  /// lock held;
   /// release `released` after unlocking.
   ///
   /// A slot goes only when the store holds the only reference to it, so
@@ -241,12 +283,20 @@ import CForgeAtomics
       // Published since: the key leaves the list, and its entry in the
       // dictionary stays as it is (the table's entry uses that key's bits).
       guard let index = slots.index(forKey: key), slots.values[index].awaitsTable else { continue }
+      // A key per argument asked for since the last look stays for one
+      // more: a key in use is not dropped and made again on every look.
+      if slots.values[index].askedSinceLook {
+        slots.values[index].askedSinceLook = false
+        waiting.append(key)
+        continue
+      }
       // Taken out of the dictionary, so that the check below counts the
       // references others hold.
       var slot = slots.remove(at: index).value
-      // Made by a transient's resolution and never asked for since (that
-      // publishes it): it has kept nothing, and a build of it in progress
-      // holds it.
+      // Made by a transient's resolution and not asked for since the last
+      // look (or once only, when its declaration makes one key: a second
+      // read publishes it): it has kept nothing, and a build of it in
+      // progress holds it.
       if isKnownUniquelyReferenced(&slot), overrides.isEmpty || overrides[key] == nil, !slot.buildsAsynchronously {
         assert(slot.state.building == nil && !slot.keepsScopeInstancesLocked, "an idle slot keeps nothing")
         released.append(slot)
