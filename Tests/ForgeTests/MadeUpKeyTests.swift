@@ -146,8 +146,10 @@ struct MadeUpKeyTests {
       }
       for round in 0..<4_000 {
         // A quarter of the ids are shared by every thread, the rest are
-        // the thread's own: slots are made, published, dropped and made
-        // again while other threads read them; every other round reads
+        // the thread's own: slots are made, asked for again, dropped and
+        // made again while other threads read them (the declaration makes
+        // keys per argument, so none but its first key takes a table
+        // entry); every other round reads
         // inside a scope that overrides something else.
         let id = round % 4 == 0 ? round % 97 : 100_000 * (thread + 1) + round
         let item =
