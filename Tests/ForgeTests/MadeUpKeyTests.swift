@@ -57,7 +57,7 @@ struct MadeUpKeyTests {
     #expect(container.item(4_999).id == 4_999)
   }
 
-  @Test("a key per argument is dropped however often it was asked for; a property's key and what a kept dependency reads stay")
+  @Test("a key per argument goes however often it was asked for; a property's key and what a kept one reads stay")
   func keysPerArgumentGo() {
     let container = MadeUpKeyContainer()
     // The declaration's first key is asked for twice before it made
