@@ -167,8 +167,8 @@ struct MadeUpKeyTests {
         // the thread's own: slots are made, asked for again, dropped and
         // made again while other threads read them (the declaration makes
         // keys per argument, so none but its first key takes a table
-        // entry); every other round reads
-        // inside a scope that overrides something else.
+        // entry); every other round reads inside a scope that overrides
+        // something else.
         let id = round % 4 == 0 ? round % 97 : 100_000 * (thread + 1) + round
         let item =
           round % 2 == 0

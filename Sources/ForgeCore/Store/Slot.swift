@@ -76,9 +76,8 @@ import CForgeAtomics
   /// key is asked for again (a transient of a store whose keys are made
   /// up: ``SlotKey/keysAreMadeUp``), or for good when its declaration
   /// makes keys per argument (``SlotKey/declarationSite``); guarded by
-  /// the lock. No lock-free
-  /// path can reach such a slot, so the store may drop it while it is
-  /// idle.
+  /// the lock. No lock-free path can reach such a slot, so the store may
+  /// drop it while it is idle.
   @exclusivity(unchecked) var awaitsTable = false
   /// Whether the slot's key is one of several its declaration made (a key
   /// per argument, see ``SlotStore/noteSiteLocked(of:slot:)``): it then

@@ -264,8 +264,7 @@ import CForgeAtomics
   /// (`provide(.transient, key: "item-\(id)")`) and asked for once, or
   /// asked for any number of times when its declaration makes keys per
   /// argument. Its key, asked for again, gets a new slot. Call with the
-  /// lock held;
-  /// release `released` after unlocking.
+  /// lock held; release `released` after unlocking.
   ///
   /// A slot goes only when the store holds the only reference to it, so
   /// nothing can be left holding it and expecting the store's: no
@@ -282,6 +281,9 @@ import CForgeAtomics
     for key in keysAwaitingTable {
       // Published since: the key leaves the list, and its entry in the
       // dictionary stays as it is (the table's entry uses that key's bits).
+      // The slot is read through the dictionary, never bound to a local:
+      // a local would hold a second reference through the uniqueness
+      // check below, and no slot would ever go.
       guard let index = slots.index(forKey: key), slots.values[index].awaitsTable else { continue }
       // A key per argument asked for since the last look stays for one
       // more: a key in use is not dropped and made again on every look.
