@@ -31,6 +31,9 @@ struct RetiredBoxes {
       free.append(entry)
       return true
     }
+    // A reset of many instances retires as many boxes at once: the room
+    // goes with them, not kept as long as the store.
+    if boxes.isEmpty, boxes.capacity > 64 { boxes = [] }
     return free
   }
 

@@ -80,8 +80,11 @@ import CForgeAtomics
   /// drop it while it is idle.
   @exclusivity(unchecked) var awaitsTable = false
   /// Whether the slot's key is one of several its declaration made (a key
-  /// per argument, see ``SlotStore/noteSiteLocked(of:slot:)``): it then
-  /// stays out of the table for good. Guarded by the lock.
+  /// per argument, see ``SlotStore/noteSiteLocked(of:slot:)``): a
+  /// transient's slot then stays out of the table for good; a kept one's
+  /// table entry is marked (``SlotTableMatch/slotMayGo``), so that the
+  /// store may drop the slot once a reset has emptied it. Guarded by the
+  /// lock.
   @exclusivity(unchecked) var keyPerArgument = false
   /// Whether a slot kept out of the table for good (a key per argument)
   /// was asked for since its store last looked for idle slots: it then
@@ -196,6 +199,14 @@ import CForgeAtomics
 
   /// Whether the slot keeps an instance for some override scope.
   var keepsScopeInstancesLocked: Bool { false }
+
+  /// Whether the slot keeps nothing and builds nothing: no instance
+  /// published or stored, none for a scope, no build in progress and no
+  /// container-wide override. Call with the store's lock held.
+  var keepsNothingLocked: Bool {
+    cell.pointee == nil && storedLifetime == nil && state.building == nil && !keepsScopeInstancesLocked
+      && overrideCell.pointee == nil
+  }
 
   /// Destroys a box this slot published, once no reader can hold it.
   package func destroy(_ box: UnsafeMutableRawPointer, kind: BoxKind) {

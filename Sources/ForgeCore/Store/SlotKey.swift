@@ -25,9 +25,11 @@
   static var keysAreMadeUp: Bool { get }
   /// Where the key was declared, for keys that are made up
   /// (``keysAreMadeUp``): the site of a `provide` call. A site that makes
-  /// more than one key makes them per argument (`key: "item-\(id)"`), and
-  /// its transients' slots never take a table entry, so the store can
-  /// always drop them once they sit idle. Nil when the key does not say.
+  /// more than one key makes them per argument (`key: "item-\(id)"`): its
+  /// transients' slots never take a table entry, so the store can always
+  /// drop them once they sit idle, and its kept ones' entries are marked,
+  /// so the store can drop them once a reset has emptied them. Nil when
+  /// the key does not say.
   var declarationSite: SlotKeySite? { get }
   /// Whether nothing can ask for this key any more.
   var isGone: Bool { get }

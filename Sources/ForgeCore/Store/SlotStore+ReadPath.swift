@@ -47,7 +47,10 @@ extension SlotStore {
   ///
   /// The probe reads the table in a read section of its own on the
   /// counter of `section`, the calling thread's state (see ``SlotTable``),
-  /// and copies the entry out before the section ends.
+  /// and copies the entry out before the section ends. An entry whose
+  /// slot may go (``SlotTableMatch/slotMayGo``) reads as none: the caller
+  /// uses the slot after the section, and the general path finds it under
+  /// the lock.
   @inlinable @inline(__always)
   func tableEntry(
     bits: SlotKeyBits,
@@ -57,7 +60,9 @@ extension SlotStore {
   ) -> SlotTableEntry? {
     let reads = section.reads
     forge_read_enter(reads)
-    guard let match = tableMatchInSection(bits: bits, in: fastTable, holding: valueType) else {
+    guard let match = tableMatchInSection(bits: bits, in: fastTable, holding: valueType),
+      !Key.keysAreMadeUp || !match.slotMayGo
+    else {
       forge_read_exit(reads)
       return nil
     }
@@ -133,8 +138,9 @@ extension SlotStore {
       return nil
     }
     guard let box = forge_load_seq_cst(match.cell) else {
-      // Copied out before the section ends, only on this path.
-      known = SlotTableEntry(match)
+      // Copied out before the section ends, only on this path; not a slot
+      // that may go (see tableEntry(bits:in:holding:section:)).
+      if !Key.keysAreMadeUp || !match.slotMayGo { known = SlotTableEntry(match) }
       forge_read_exit(reads)
       return nil
     }

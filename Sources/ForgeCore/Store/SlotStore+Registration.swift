@@ -238,6 +238,8 @@ extension SlotStore {
     guard unresolvedRegistrationCount.value == 0, Gates.activeOverrideScopes.value == 0,
       !thread.pointee.isCapturing, let bits = key.identityBits
     else { return false }
+    // Registered keys are never made up, so no entry reads as none here
+    // for a slot that may go (see tableEntry(bits:in:holding:section:)).
     return tableEntry(bits: bits, section: thread) == nil
   }
 

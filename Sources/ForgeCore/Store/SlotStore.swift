@@ -63,12 +63,19 @@ import CForgeAtomics
   /// for idle slots: twice those that stayed last time, and at least 64,
   /// so that a look's cost is spread over as many new slots as it scans.
   @exclusivity(unchecked) var idleLookAt = SlotStore.firstIdleLook
-  /// The sites of made-up keys' transients (``SlotKey/declarationSite``)
-  /// that have made one key so far, with that key.
+  /// The sites of made-up keys (``SlotKey/declarationSite``) that have
+  /// made one key so far, with that key.
   @exclusivity(unchecked) var firstKeyBySite = [SlotKeySite: Key]()
   /// The sites that have made more than one key: they make keys per
   /// argument, whose slots stay out of the table (``AnySlot/keyPerArgument``).
   @exclusivity(unchecked) var perArgumentSites = Set<SlotKeySite>()
+  /// How many kept keys per argument the table holds: what
+  /// ``dropEmptiedKeysPerArgument()`` may drop after a reset.
+  @exclusivity(unchecked) var keptKeysPerArgument = 0
+  /// Slots dropped from the table by a copy that readers of the old table
+  /// may still be reading inside their read sections: released with the
+  /// tables they were in (``freeReplacedTablesLocked()``).
+  @exclusivity(unchecked) var slotsLeavingTable: [AnySlot] = []
   static var firstIdleLook: Int { 64 }
   /// Registered factories that nothing has resolved yet (see
   /// ``register(_:name:lifetime:builder:as:bind:)``).
@@ -193,20 +200,28 @@ import CForgeAtomics
       keysAwaitingTable.append(key)
       noteSiteLocked(of: key, slot: slot)
     } else {
+      // A kept key per argument is published marked, so that a reset
+      // that empties it can drop it (dropEmptiedKeysPerArgument()).
+      if Key.keysAreMadeUp, !slot.buildsAsynchronously {
+        noteSiteLocked(of: key, slot: slot)
+        if slot.keyPerArgument { keptKeysPerArgument += 1 }
+      }
       publishLocked(slot, for: key)
     }
     return slot
   }
 
-  /// Notes the site of `key`, whose transient's new `slot` awaits its
-  /// table entry: once a site has made two different keys, it makes them
-  /// per argument, and their slots never take an entry
-  /// (``AnySlot/keyPerArgument``), so that the store can drop them
-  /// whenever they sit idle (``dropIdleSlotsLocked(into:)``), however
-  /// often they were asked for. A property's key, the only one its site
-  /// makes, takes its entry on its second read and stays, with what the
-  /// graph recorded for it; so does a site's first key asked for twice
-  /// before the site made another. Call with the lock held.
+  /// Notes the site of `key`, whose new `slot` a made-up key's
+  /// resolution made: once a site has made two different keys, it makes
+  /// them per argument (``AnySlot/keyPerArgument``). A transient's such
+  /// slot never takes a table entry, so that the store can drop it
+  /// whenever it sits idle (``dropIdleSlotsLocked(into:)``), however often
+  /// it was asked for; a kept one's entry is marked, so that the store can
+  /// drop it once a reset has emptied it
+  /// (``dropEmptiedKeysPerArgument()``). A property's key, the only one
+  /// its site makes, stays, with what the graph recorded for it; so does a
+  /// site's first key published before the site made another. Call with
+  /// the lock held.
   func noteSiteLocked(of key: Key, slot: AnySlot) {
     guard let site = key.declarationSite else { return }
     if perArgumentSites.contains(site) {
@@ -257,6 +272,52 @@ import CForgeAtomics
       ThreadRecords.waitForOpenReadSections()
     else { return }
     table.freeReplaced()
+    // Emptied, unreferenced: their deinit runs no user code.
+    slotsLeavingTable.removeAll()
+  }
+
+  /// Forgets the kept keys per argument (``AnySlot/keyPerArgument``) that
+  /// a reset or a clear has emptied: `provide(.cached, key: "user-\(id)")`
+  /// keeps no slot for an id once `resetCached()` has dropped its
+  /// instance. Only a slot the store alone holds goes (see
+  /// ``dropIdleSlotsLocked(into:)`` for who else may hold one), and only
+  /// one whose table entry is marked: readers take such an entry's slot
+  /// nowhere past their read section (``SlotTableMatch/slotMayGo``), so the
+  /// store publishes a copy of the table without it and releases it once
+  /// every section open at the copy has ended. Call without the lock,
+  /// after the reset's retired boxes are destroyed (each holds its slot).
+  func dropEmptiedKeysPerArgument() {
+    lock.withLock {
+      guard keptKeysPerArgument > 0 else { return }
+      let candidates = slots.compactMap { key, slot in
+        slot.keyPerArgument && !slot.awaitsTable && slot.keepsNothingLocked ? key : nil
+      }
+      var leaving = Set<UnsafeMutableRawPointer>()
+      for key in candidates where overrides.isEmpty || overrides[key] == nil {
+        // Read through the dictionary, as dropIdleSlotsLocked(into:) does.
+        guard let index = slots.index(forKey: key) else { continue }
+        var slot = slots.remove(at: index).value
+        if isKnownUniquelyReferenced(&slot) {
+          leaving.insert(Unmanaged.passUnretained(slot).toOpaque())
+          slotsLeavingTable.append(slot)
+        } else {
+          slots[key] = slot
+        }
+      }
+      guard !leaving.isEmpty else { return }
+      // A dictionary keeps its room when entries go: a copy holds what is
+      // left in as much as that needs.
+      if slots.count * 4 < slots.capacity {
+        var left = [Key: AnySlot](minimumCapacity: slots.count)
+        for (key, slot) in slots { left[key] = slot }
+        slots = left
+      }
+      keptKeysPerArgument -= leaving.count
+      table.removeByCopy(slotsAt: leaving)
+      refreshFastPath()
+      freeReplacedTablesLocked()
+      Gates.edgeEpoch.add(1)
+    }
   }
 
   /// Drops the slots kept out of the table (``AnySlot/awaitsTable``) that

@@ -200,8 +200,12 @@ import CForgeAtomics
       free = firstFree(for: bits, in: cell.pointee.unsafelyUnwrapped)
     }
     guard let free else { return }
+    // A slot the store may drop while readers probe the table (a kept key
+    // per argument, see ``SlotTableMatch/slotMayGo``) is marked in its
+    // slot word's low bit, which an object's address leaves free.
+    let address = Unmanaged.passUnretained(slot).toOpaque()
     write(
-      slot: Unmanaged.passUnretained(slot).toOpaque(), bits: bits, valueType: slot.valueType, cell: slot.cell,
+      slot: slot.keyPerArgument ? address + 1 : address, bits: bits, valueType: slot.valueType, cell: slot.cell,
       at: free.entry)
     if free.isRemoved { removed -= 1 } else { count += 1 }
   }
@@ -293,7 +297,33 @@ import CForgeAtomics
   private mutating func grow() {
     // Room made by removed entries is reused by a copy of the same size.
     let live = count - removed
-    let newCapacity = max(Self.initialCapacity, (live + 1) * 4 <= capacity ? capacity : capacity * 2)
+    publishCopy(capacity: max(Self.initialCapacity, (live + 1) * 4 <= capacity ? capacity : capacity * 2))
+  }
+
+  /// Publishes a copy of the table without the entries of the slots at
+  /// `addresses`, which the store is dropping, in a table whose keys can
+  /// be asked for again (an entry emptied in place could be matched by a
+  /// reader that asks for its key meanwhile, see ``remove(_:)``). Readers
+  /// of the old table may still find those slots until it is freed
+  /// (``freeReplaced()``); only entries marked ``SlotTableMatch/slotMayGo``
+  /// may be dropped so, since no reader takes their slots out of its read
+  /// section. Call with the store's lock held.
+  /// The copy is as small as the entries left allow, as a new table of
+  /// them would be: no larger than a quarter full when they need less
+  /// than the table's room.
+  mutating func removeByCopy(slotsAt addresses: Set<UnsafeMutableRawPointer>) {
+    guard cell.pointee != nil, !addresses.isEmpty else { return }
+    let left = max(0, count - removed - addresses.count)
+    var newCapacity = Self.initialCapacity
+    while newCapacity < capacity, (left + 1) * 4 > newCapacity { newCapacity *= 2 }
+    publishCopy(capacity: newCapacity, leavingOut: addresses)
+  }
+
+  /// Publishes a copy of the table with room for `newCapacity` entries,
+  /// with every live entry but those of the slots at `addresses`.
+  private mutating func publishCopy(capacity newCapacity: Int, leavingOut addresses: Set<UnsafeMutableRawPointer> = [])
+  {
+    var live = count - removed
     let words = Self.headerWords + newCapacity * entryWords
     let table = UnsafeMutableRawPointer.allocate(byteCount: words * MemoryLayout<UInt>.size, alignment: 64)
     table.initializeMemory(as: UInt.self, repeating: 0, count: words)
@@ -304,6 +334,11 @@ import CForgeAtomics
       for index in 0..<UInt(capacity) {
         let entry = entry(index, in: old)
         guard let slot = UnsafeMutableRawPointer(bitPattern: entry[0]), entry[3] != 0 else { continue }
+        if !addresses.isEmpty, addresses.contains(UnsafeMutableRawPointer(bitPattern: entry[0] & ~1).unsafelyUnwrapped)
+        {
+          live -= 1
+          continue
+        }
         let bits = bits(of: entry)
         write(
           slot: slot,
@@ -358,6 +393,7 @@ import CForgeAtomics
   /// Two words, which a miss passes on in registers.
   @inlinable @inline(__always)
   init(_ match: SlotTableMatch) {
+    assert(!match.slotMayGo, "a slot that may go is used only inside the read section that found it")
     slotAddress = UnsafeMutableRawPointer(bitPattern: match.words[0]).unsafelyUnwrapped
     cellAddress = match.cell
   }
@@ -396,4 +432,14 @@ import CForgeAtomics
   package var cell: UnsafeMutablePointer<UnsafeMutableRawPointer?> {
     UnsafeMutablePointer(bitPattern: words[4]).unsafelyUnwrapped
   }
+
+  /// Whether the store may drop the entry's slot while readers probe the
+  /// table: a kept key per argument (``AnySlot/keyPerArgument``), which a
+  /// reset empties and the store then forgets
+  /// (`SlotStore.dropEmptiedKeysPerArgumentLocked(into:)`). Such a slot
+  /// lives until every read section open at its drop has ended, so a
+  /// reader may use it only inside its section: its instance, read there,
+  /// but never the slot itself afterwards (``SlotTableEntry``).
+  @inlinable @inline(__always)
+  package var slotMayGo: Bool { words[0] & 1 != 0 }
 }
