@@ -201,11 +201,11 @@ import CForgeAtomics
   var keepsScopeInstancesLocked: Bool { false }
 
   /// Whether the slot keeps nothing and builds nothing: no instance
-  /// published or stored, none for a scope, no build in progress and no
-  /// container-wide override. Call with the store's lock held.
+  /// published or stored, no build in progress and no container-wide
+  /// override (an instance kept for a scope is not asked: the scope holds
+  /// the slot). Call with the store's lock held.
   var keepsNothingLocked: Bool {
-    cell.pointee == nil && storedLifetime == nil && state.building == nil && !keepsScopeInstancesLocked
-      && overrideCell.pointee == nil
+    cell.pointee == nil && storedLifetime == nil && state.building == nil && overrideCell.pointee == nil
   }
 
   /// Destroys a box this slot published, once no reader can hold it.

@@ -228,6 +228,14 @@ import CForgeAtomics
       slot.keyPerArgument = true
       return
     }
+    noteSiteOfFewKeysLocked(site, of: key, slot: slot)
+  }
+
+  /// ``noteSiteLocked(of:slot:)`` for a site not known to make keys per
+  /// argument yet. Apart, so that the common case does not ask the runtime
+  /// for the metadata of an optional key (about 1,000 instructions).
+  @inline(never)
+  func noteSiteOfFewKeysLocked(_ site: SlotKeySite, of key: Key, slot: AnySlot) {
     guard let first = firstKeyBySite[site] else {
       firstKeyBySite[site] = key
       return
@@ -289,28 +297,31 @@ import CForgeAtomics
   func dropEmptiedKeysPerArgument() {
     lock.withLock {
       guard keptKeysPerArgument > 0 else { return }
-      let candidates = slots.compactMap { key, slot in
-        slot.keyPerArgument && !slot.awaitsTable && slot.keepsNothingLocked ? key : nil
-      }
       var leaving = Set<UnsafeMutableRawPointer>()
-      for key in candidates where overrides.isEmpty || overrides[key] == nil {
-        // Read through the dictionary, as dropIdleSlotsLocked(into:) does.
-        guard let index = slots.index(forKey: key) else { continue }
-        var slot = slots.remove(at: index).value
-        if isKnownUniquelyReferenced(&slot) {
-          leaving.insert(Unmanaged.passUnretained(slot).toOpaque())
-          slotsLeavingTable.append(slot)
-        } else {
-          slots[key] = slot
-        }
+      var leavingKeys: [Key] = []
+      var index = slots.startIndex
+      while index != slots.endIndex {
+        defer { slots.formIndex(after: &index) }
+        // Checked in place, never bound to a local: a local would hold a
+        // second reference through the uniqueness check (see
+        // dropIdleSlotsLocked(into:)).
+        guard slots.values[index].keyPerArgument, !slots.values[index].awaitsTable,
+          isKnownUniquelyReferenced(&slots.values[index]), slots.values[index].keepsNothingLocked,
+          overrides.isEmpty || overrides[slots.keys[index]] == nil
+        else { continue }
+        // A scope that keeps an instance in a slot holds it.
+        assert(!slots.values[index].keepsScopeInstancesLocked, "a slot only the store holds keeps nothing")
+        leaving.insert(Unmanaged.passUnretained(slots.values[index]).toOpaque())
+        leavingKeys.append(slots.keys[index])
+        slotsLeavingTable.append(slots.values[index])
       }
       guard !leaving.isEmpty else { return }
-      // A dictionary keeps its room when entries go: a copy holds what is
-      // left in as much as that needs.
-      if slots.count * 4 < slots.capacity {
-        var left = [Key: AnySlot](minimumCapacity: slots.count)
-        for (key, slot) in slots { left[key] = slot }
-        slots = left
+      if leaving.count * 4 >= slots.count {
+        // A dictionary keeps its room when entries go: a copy of what is
+        // left holds it in as much as that needs.
+        slots = slots.filter { _, slot in !leaving.contains(Unmanaged.passUnretained(slot).toOpaque()) }
+      } else {
+        for key in leavingKeys { slots[key] = nil }
       }
       keptKeysPerArgument -= leaving.count
       table.removeByCopy(slotsAt: leaving)
