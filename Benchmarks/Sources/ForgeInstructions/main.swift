@@ -379,7 +379,7 @@ func fail(_ message: String) -> Never {
 let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[3]), count >= 0 else {
   fail(
-    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|hit-beside-scope|hit-in-other-scope|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|chain|setup|validate|override|scale|new-keys|twice-keys|reused-keys|kept-keys SYSTEM N"
+    "usage: forge-instructions hit|hit-off|hit-after-gone-pod|hit-while-async-builds|hit-beside-scope|hit-in-other-scope|async-hit|async-hit-in-place|first-async|main-actor-hit|transient|transient-protocol|chain|setup|validate|override|scale|new-keys|twice-keys|reused-keys|kept-keys|reset-keys|reused-kept-keys SYSTEM N"
   )
 }
 let scenario = arguments[1]
@@ -656,6 +656,17 @@ case ("kept-keys", "forge"):
   // its share of the table cost, measured with valgrind's dhat
   // (Benchmarks/README.md).
   for id in 0..<count { blackHole(container.keptPerArgument(id)) }
+case ("reset-keys", "forge"):
+  // `count` distinct kept keys, each resolved once, then a reset: what a
+  // kept key per argument leaves once it is emptied, measured with
+  // valgrind's dhat (Benchmarks/README.md).
+  for id in 0..<count { blackHole(container.keptPerArgument(id)) }
+  container.resetCached()
+case ("reused-kept-keys", "forge"):
+  // 64 kept keys of one declaration, read in turn once built: a hit of a
+  // kept key per argument (the key's text made each time).
+  for id in 0..<64 { blackHole(container.keptPerArgument(id)) }
+  for id in 0..<count { blackHole(container.keptPerArgument(id & 63)) }
 case ("transient", "hand"): for _ in 0..<count { blackHole(transientHand()) }
 case ("transient", "forge"): for _ in 0..<count { blackHole(transientForge(container)) }
 case ("transient", "forgeinject"): for _ in 0..<count { blackHole(transientForgeInject(forgeInject)) }
