@@ -77,7 +77,9 @@ open class Container: @unchecked Sendable {
   /// A `provide` call that has made two different keys makes them per
   /// argument: a transient's key made this way is forgotten once nothing
   /// uses it, and each of its reads takes the container's lock. A kept
-  /// one keeps its place (under 1 KB) as long as the container.
+  /// one reads without the lock and keeps its place (under 1 KB) while it
+  /// keeps an instance: `resetCached()` (or `resetAll()`, for a
+  /// singleton) forgets it, unless another dependency's build read it.
   ///
   /// - Parameters:
   ///   - scope: how long the instance built by `factory` is kept.
