@@ -46,6 +46,10 @@ struct ForgeModel {
   var scopes: [Scope] = []
   /// Keys whose own factory has run: their edges are known.
   var recorded: Set<Key> = []
+  /// The instances of the kept keys made per argument, by id: cached for
+  /// an even id, a singleton for an odd one, built from s3, which nothing
+  /// overrides.
+  var keptPerArgument: [Int: Made] = [:]
 
   mutating func make(_ source: String, _ parts: [Made] = []) -> Made {
     serial += 1
@@ -108,6 +112,7 @@ struct ForgeModel {
 
   mutating func clear(where matches: (Lifetime) -> Bool) {
     kept = kept.filter { !matches($0.key.lifetime) }
+    keptPerArgument = keptPerArgument.filter { !matches($0.key % 2 == 0 ? .cached : .singleton) }
     for index in scopes.indices { scopes[index].kept = scopes[index].kept.filter { !matches($0.key.lifetime) } }
   }
 }
@@ -137,6 +142,16 @@ final class ModelContainer: Container, @unchecked Sendable {
   /// nothing a read returns.
   func oneOff(_ id: Int) -> Instance {
     provide(.transient, key: "one-off-\(id)") { self.serials.make("one-off", [self.t1]) }
+  }
+  /// A kept key per argument, which reads s3 (never overridden): cached
+  /// for an even id, a singleton for an odd one. A reset that empties it
+  /// lets the store drop its slot, which must change nothing a read
+  /// returns; one that leaves its instance leaves its slot.
+  func keptOneOff(_ id: Int) -> Instance {
+    guard id % 2 == 0 else {
+      return provide(.singleton, key: "kept-one-off-\(id)") { self.serials.make("kept one-off", [self.s3]) }
+    }
+    return provide(.cached, key: "kept-one-off-\(id)") { self.serials.make("kept one-off", [self.s3]) }
   }
 
   // nonisolated(unsafe): never mutated, and key paths are immutable values.
@@ -168,8 +183,11 @@ enum ForgeOperation: CustomStringConvertible {
   /// sequence goes round: keys made, asked for again, dropped and made
   /// again.
   case churn
+  /// Reads of 20 kept keys made per argument, from a range of 60 that the
+  /// sequence goes round: kept, emptied by resets, dropped and made again.
+  case keptChurn
 
-  static let codes = 0...23
+  static let codes = 0...24
 
   init(_ code: Int) {
     let keys = ForgeModel.Key.allCases
@@ -191,7 +209,8 @@ enum ForgeOperation: CustomStringConvertible {
     case 19, 20: self = .endScope
     case 21: self = .read(.c3)
     case 22: self = .read(.s2)
-    default: self = .churn
+    case 23: self = .churn
+    default: self = .keptChurn
     }
   }
 
@@ -206,6 +225,7 @@ enum ForgeOperation: CustomStringConvertible {
     case .beginScope(let key): "withOverrides { \(key.map { "\($0)" } ?? "") } run: {"
     case .endScope: "}"
     case .churn: "70 keys made per argument"
+    case .keptChurn: "20 kept keys made per argument"
     }
   }
 }
@@ -220,6 +240,8 @@ final class ForgeModelRun {
   var disagreement: String?
   /// The next per-argument key's id, before the range wraps.
   var nextOneOff = 0
+  /// The next kept per-argument key's id, before the range wraps.
+  var nextKept = 0
 
   init(_ codes: [Int]) { operations = codes.map(ForgeOperation.init) }
 
@@ -270,6 +292,20 @@ final class ForgeModelRun {
           nextOneOff += 1
           let part = model.resolve(.t1)
           compare(container.oneOff(id).made, model.make("one-off", [part]), operation)
+        }
+      case .keptChurn:
+        for _ in 0..<20 where disagreement == nil {
+          let id = nextKept % 60
+          nextKept += 1
+          let expected: Made
+          if let kept = model.keptPerArgument[id] {
+            expected = kept
+          } else {
+            let part = model.resolve(.s3)
+            expected = model.make("kept one-off", [part])
+            model.keptPerArgument[id] = expected
+          }
+          compare(container.keptOneOff(id).made, expected, operation)
         }
       }
     }
