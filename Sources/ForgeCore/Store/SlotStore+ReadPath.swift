@@ -392,7 +392,7 @@ extension SlotStore {
     }
     // Not while an observer or a parked key read holds the general path.
     let overrides = overrideCount.value
-    guard overrides != 0, overrides < Self.observerWeight,
+    guard Self.onlyOverridesInstalled(overrides),
       let thread = ResolutionContext.fastReader,
       let entry = typedEntry(bits: bits, as: T.self, comparingType: true, section: thread)
     else { return nil }
