@@ -172,7 +172,8 @@ extension SlotStore {
   /// point to try before anything else. On a miss, `known` is the entry
   /// the table holds for `bits` (nothing published: a transient, a kept
   /// instance not built yet, or a build in progress that records), if the
-  /// read found one, so that the miss does not look the key up again.
+  /// read found one whose slot cannot go (``SlotTableMatch/slotMayGo``),
+  /// so that the miss does not look the key up again.
   ///
   /// It starts with the thread's state as the thread-local holds it: a
   /// thread's first resolution is a miss, and the miss makes the state. A
@@ -648,8 +649,10 @@ extension SlotStore {
     }
   }
 
-  /// Resolves `known`, found in the calling thread's cache. The store keeps
-  /// its slots as long as it lives, so the slot is used without a retain.
+  /// Resolves `known`, found in the table. The store keeps every slot a
+  /// reader may take out of its read section as long as it lives (a slot
+  /// that may go reads as none, see ``SlotTableMatch/slotMayGo``), so the
+  /// slot is used without a retain.
   @usableFromInline
   func resolveKnownSlot<T>(
     _ known: Unmanaged<AnySlot>,

@@ -308,6 +308,7 @@ import CForgeAtomics
   /// (``freeReplaced()``); only entries marked ``SlotTableMatch/slotMayGo``
   /// may be dropped so, since no reader takes their slots out of its read
   /// section. Call with the store's lock held.
+  ///
   /// The copy is as small as the entries left allow, as a new table of
   /// them would be: no larger than a quarter full when they need less
   /// than the table's room.
@@ -436,7 +437,7 @@ import CForgeAtomics
   /// Whether the store may drop the entry's slot while readers probe the
   /// table: a kept key per argument (``AnySlot/keyPerArgument``), which a
   /// reset empties and the store then forgets
-  /// (`SlotStore.dropEmptiedKeysPerArgumentLocked(into:)`). Such a slot
+  /// (`SlotStore.dropEmptiedKeysPerArgument()`). Such a slot
   /// lives until every read section open at its drop has ended, so a
   /// reader may use it only inside its section: its instance, read there,
   /// but never the slot itself afterwards (``SlotTableEntry``).

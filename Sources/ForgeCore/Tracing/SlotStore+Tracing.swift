@@ -12,8 +12,8 @@ extension SlotStore {
   /// Whether `overrides`, the store's override count as a read loaded it,
   /// says that container-wide overrides are installed and nothing holds
   /// the store on its general path (`0 < overrides < observerWeight`), in
-  /// one unsigned comparison: the two signed ones cost an override's read
-  /// four instructions more.
+  /// one unsigned comparison: the two signed ones cost Forge's override
+  /// read three instructions more.
   @inlinable @inline(__always)
   static func onlyOverridesInstalled(_ overrides: Int) -> Bool {
     UInt(bitPattern: overrides &- 1) < UInt(bitPattern: observerWeight &- 1)
