@@ -40,6 +40,8 @@ final class MadeUpKeyContainer: Container, @unchecked Sendable {
   /// A singleton whose build reads a kept key per argument: its edge
   /// holds that key's slot.
   var profile: ItemHolder { provide(.singleton) { ItemHolder(Service("user-\(self.user(5).id)")) } }
+  /// A kept key per argument built from `value`, which scopes override.
+  func view(_ id: Int) -> ItemHolder { provide(.cached, key: "view-\(id)") { ItemHolder(self.value) } }
   var value: Service { provide { Service("real") } }
   /// A transient property: its declaration makes one key.
   var stamp: Item { provide { Item(0) } }
@@ -138,6 +140,34 @@ struct MadeUpKeyTests {
     container.resetAll()
     #expect(container.engine.slotCount < 200)
     #expect(container.account(3).id == 3)
+  }
+
+  @Test("a kept key per argument read in a scope that overrides what it reads is the scope's, through resets")
+  func keptKeysPerArgumentInScopes() {
+    let container = MadeUpKeyContainer()
+    for id in 0..<100 { #expect(container.view(id).value.label == "real") }
+    let before = container.view(7)
+    container.withOverrides {
+      $0.override(\.value) { Service("mock") }
+    } run: {
+      let scoped = container.view(7)
+      #expect(scoped.value.label == "mock")
+      #expect(container.view(7) === scoped)
+      // Empties the container's and the scope's instances; the scope
+      // holds the slot it kept an instance in, so that slot stays.
+      container.resetCached()
+      let again = container.view(7)
+      #expect(again.value.label == "mock")
+      #expect(again !== scoped)
+      #expect(container.view(8).value.label == "mock")
+    }
+    let after = container.view(7)
+    #expect(after.value.label == "real")
+    #expect(after !== before)
+    #expect(container.view(7) === after)
+    container.resetCached()
+    #expect(container.engine.slotCount < 50)
+    #expect(container.view(7).value.label == "real")
   }
 
   @Test("threads that read kept keys per argument while another resets get their own item, the same until a reset")
