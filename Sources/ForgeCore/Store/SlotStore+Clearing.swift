@@ -27,14 +27,14 @@ extension SlotStore {
   /// the container's own, and those of every other test, stay.
   package func clearStoredForKeys(where matches: (Key, Lifetime) -> Bool) {
     let isolated = isolatingScopes()
-    clearStoredForKeys(where: matches, in: isolated)
+    clearKeptInstances(where: matches, in: isolated)
     // Once the boxes the clear retired are gone: each holds its slot.
     if isolated == nil { dropEmptiedKeysPerArgument() }
   }
 
   /// ``clearStoredForKeys(where:)`` in the scopes of `isolated`, or
   /// everywhere when it is nil; what it takes out is released on return.
-  private func clearStoredForKeys(where matches: (Key, Lifetime) -> Bool, in isolated: Set<ObjectIdentifier>?) {
+  private func clearKeptInstances(where matches: (Key, Lifetime) -> Bool, in isolated: Set<ObjectIdentifier>?) {
     // Listed before locking the store: a scope takes its own lock.
     let testOverrides = isolatedOverridesOfCallingTask()
     var released: [Any] = []
