@@ -34,6 +34,19 @@ final class MadeUpKeyContainer: Container, @unchecked Sendable {
       return self.loop(id)
     }
   }
+  /// A kept async key per argument, whose factory may count its start in
+  /// `started` and wait at `gate`.
+  func asyncUser(_ id: Int, started: Counter? = nil, gate: AsyncGate? = nil) -> AsyncDependency<Item> {
+    provide(.cached, key: "async-user-\(id)") { @Sendable () async throws -> Item in
+      started?.increment()
+      await gate?.wait()
+      return Item(id)
+    }
+  }
+  /// A kept main-actor key per argument.
+  func mainActorUser(_ id: Int) -> MainActorDependency<Item> {
+    provide(.cached, key: "main-actor-user-\(id)") { @MainActor @Sendable () -> Item in Item(id) }
+  }
   /// A kept key per argument that keeps its instance through
   /// `resetCached()`.
   func account(_ id: Int) -> Item { provide(.singleton, key: "account-\(id)") { Item(id) } }
@@ -112,6 +125,53 @@ struct MadeUpKeyTests {
     let again = container.user(7)
     #expect(again.id == 7)
     #expect(container.user(7) === again)
+  }
+
+  @Test("a kept async key per argument goes once a reset empties it, also while its build runs")
+  func keptAsyncKeysPerArgumentGoAfterAReset() async throws {
+    let container = MadeUpKeyContainer()
+    for id in 0..<1_000 { #expect(try await container.asyncUser(id).value.id == id) }
+    #expect(container.engine.slotCount >= 1_000)
+    let kept = try await container.asyncUser(7).value
+    #expect(try await container.asyncUser(7).value === kept)
+    // A build of key 8 waits at the gate while a reset empties its slot
+    // and the store drops it: the waiting read still gets its instance,
+    // and the key's next read builds anew.
+    let gate = AsyncGate()
+    let started = Counter()
+    container.resetCached()
+    #expect(container.engine.slotCount < 200)
+    let waiting = Task { try await container.asyncUser(8, started: started, gate: gate).value }
+    await yield(until: started.count == 1)
+    let slots = container.engine.slotCount
+    container.resetCached()
+    #expect(container.engine.slotCount == slots - 1)
+    gate.open()
+    let built = try await waiting.value
+    #expect(built.id == 8)
+    let again = try await container.asyncUser(8).value
+    #expect(again.id == 8)
+    #expect(again !== built)
+    #expect(try await container.asyncUser(8).value === again)
+    container.resetCached()
+    #expect(container.engine.slotCount < 200)
+    #expect(try await container.asyncUser(7).value !== kept)
+  }
+
+  @Test("a kept main-actor key per argument goes once a reset empties it")
+  @MainActor
+  func keptMainActorKeysPerArgumentGoAfterAReset() {
+    let container = MadeUpKeyContainer()
+    for id in 0..<1_000 { #expect(container.mainActorUser(id).value.id == id) }
+    #expect(container.engine.slotCount >= 1_000)
+    let kept = container.mainActorUser(7).value
+    #expect(container.mainActorUser(7).value === kept)
+    container.resetCached()
+    #expect(container.engine.slotCount < 200)
+    let again = container.mainActorUser(7).value
+    #expect(again.id == 7)
+    #expect(again !== kept)
+    #expect(container.mainActorUser(7).value === again)
   }
 
   @Test("a kept key per argument stays while it keeps an instance or another slot's edge holds it")

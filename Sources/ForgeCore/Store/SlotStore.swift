@@ -201,8 +201,12 @@ import CForgeAtomics
       noteSiteLocked(of: key, slot: slot)
     } else {
       // A kept key per argument is published marked, so that a reset
-      // that empties it can drop it (dropEmptiedKeysPerArgument()).
-      if Key.keysAreMadeUp, !slot.buildsAsynchronously {
+      // that empties it can drop it (dropEmptiedKeysPerArgument()). An
+      // async or main-actor one too: its handle, which the reset takes
+      // out, reports to the slot weakly, so a build still running when
+      // the slot goes records its edges nowhere, and the key's next read
+      // builds in a new slot, as it would in the emptied one.
+      if Key.keysAreMadeUp {
         noteSiteLocked(of: key, slot: slot)
         if slot.keyPerArgument { keptKeysPerArgument += 1 }
       }
