@@ -150,14 +150,14 @@ import CForgeAtomics
   /// The build that serves a task in `scope`: this one, or the one kept
   /// for the scope that ``OverrideScope/keeper(ofRecorded:)`` names.
   package func build(in scope: OverrideScope) -> AsyncBuild<Value> {
-    scope.keeper(ofRecorded: reporting.slot).map(build(for:)) ?? self
+    scope.keeper(ofRecorded: reporting.slot).map(keptBuild(for:)) ?? self
   }
 
   /// The build kept for `scope`, made on first use: a build of the same
   /// dependency with nothing kept yet, which records nothing in the slot
   /// (the container's build does), only edges for graphs while the slot
   /// has none (see ``AsyncBuildReporting``).
-  package func build(for scope: OverrideScope) -> AsyncBuild<Value> {
+  package func keptBuild(for scope: OverrideScope) -> AsyncBuild<Value> {
     let id = ObjectIdentifier(scope)
     return lock.withLock {
       if let existing = scoped[id], existing.scope === scope { return existing.build }

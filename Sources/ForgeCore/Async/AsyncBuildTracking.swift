@@ -116,7 +116,7 @@ package struct AsyncBuildReporting: Sendable {
   /// Reporting for a handle of the dependency `identity` being made now:
   /// as ``forHandleMadeNow(lifetime:host:)``, with the store that
   /// `identity` names, if it does, as the host.
-  static func forHandleMadeNow(lifetime: Lifetime, identity: AnyHashable) -> AsyncBuildReporting {
+  static func forDependencyHandleMadeNow(lifetime: Lifetime, identity: AnyHashable) -> AsyncBuildReporting {
     forHandleMadeNow(lifetime: lifetime, host: (identity.base as? AsyncDependencyIdentity)?.host)
   }
 

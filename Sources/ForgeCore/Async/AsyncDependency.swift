@@ -81,7 +81,7 @@ public struct AsyncDependency<Value: Sendable>: Sendable {
     // Made by a slot's own build: its build records in that slot.
     build = AsyncBuild(
       name: name, identity: identity, holdsWeakly: lifetime == .weak,
-      reporting: .forHandleMadeNow(lifetime: lifetime, identity: identity), factory: factory)
+      reporting: .forDependencyHandleMadeNow(lifetime: lifetime, identity: identity), factory: factory)
     self.supplied = nil
   }
 

@@ -71,7 +71,8 @@ public struct MainActorDependency<Value>: Sendable {
     // Made by a slot's own build: its builds record in that slot.
     state = MainActorState(
       name: name, identity: identity, holdsWeakly: lifetime == .weak,
-      reporting: .forHandleMadeNow(lifetime: lifetime, identity: identity), stopSite: stopSite, factory: factory)
+      reporting: .forDependencyHandleMadeNow(lifetime: lifetime, identity: identity), stopSite: stopSite,
+      factory: factory)
     self.factory = nil
   }
 

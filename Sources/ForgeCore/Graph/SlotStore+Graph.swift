@@ -21,7 +21,7 @@ extension SlotStore {
         (slot.graphEdges, slot.overrideCell.pointee != nil, slot.servedByPreview)
       }
       let (dependencies, lifetime) = recorded
-      let scoped = scope?.override(for: slot.target) != nil
+      let scoped = scope?.overrideOfTarget(slot.target) != nil
       nodes.append(
         numbering.node(slot, lifetime: lifetime, isOverridden: containerOverride || scoped, isPreview: preview))
       for dependency in dependencies {

@@ -15,7 +15,7 @@
 ///
 /// ```swift
 /// let layer = Layer.decide(
-///   scopedOverrideDepth: scope?.override(for: slot.target)?.depth,
+///   scopedOverrideDepth: scope?.overrideOfTarget(slot.target)?.depth,
 ///   hasContainerOverride: containerOverride != nil,
 ///   servesPreview: false,
 ///   isKept: lifetime.isStored,

@@ -198,19 +198,19 @@
   /// The innermost override for `target` in this scope or the ones around
   /// it, unretained (the scope keeps it as long as the scope lives), with
   /// the depth of the scope that declares it.
-  package func override(for target: Target) -> (override: Unmanaged<AnyOverride>, depth: Int)? {
+  package func overrideOfTarget(_ target: Target) -> (override: Unmanaged<AnyOverride>, depth: Int)? {
     var scope: OverrideScope? = self
     while let current = scope {
-      if let found = current.ownOverride(for: target) { return (found, current.depth) }
+      if let found = current.ownOverrideOfTarget(target) { return (found, current.depth) }
       scope = current.parent
     }
     return nil
   }
 
-  /// ``override(for:)`` for `slot`'s target, read in place: copying a
+  /// ``overrideOfTarget(_:)`` for `slot`'s target, read in place: copying a
   /// target retains its key, a cost the overridden read path avoids.
   package func override(forSlot slot: AnySlot) -> (override: Unmanaged<AnyOverride>, depth: Int)? {
-    guard fewEntries != nil else { return override(for: slot.target) }
+    guard fewEntries != nil else { return overrideOfTarget(slot.target) }
     return firstOutwards { current in current.ownOverride(forSlot: slot).map { ($0, current.depth) } }
   }
 
@@ -241,7 +241,7 @@
     return nil
   }
 
-  private func ownOverride(for target: Target) -> Unmanaged<AnyOverride>? {
+  private func ownOverrideOfTarget(_ target: Target) -> Unmanaged<AnyOverride>? {
     if Gates.addedScopeOverrides.value != 0 {
       let (found, removed) = lock.withLock { (added[target]?.override, removedDeclared[target] != nil) }
       if let found { return .passUnretained(found) }
@@ -446,7 +446,7 @@
     var found = 0
     while let next = pending.popLast(), found < depth {
       guard visited.insert(ObjectIdentifier(next)).inserted else { continue }
-      if let overridden = override(for: next.target) {
+      if let overridden = overrideOfTarget(next.target) {
         found = max(found, overridden.depth)
         continue
       }

@@ -35,7 +35,7 @@ extension SlotStore {
     thread: UnsafeMutablePointer<ThreadFastState>
   ) throws -> T {
     let scope = Gates.activeOverrideScopes.value > 0 ? OverrideScope.current : nil
-    let scoped = scope?.override(for: slot.target)
+    let scoped = scope?.overrideOfTarget(slot.target)
     // The container-wide override, read under this build depth's override
     // hazard pointer, which stays held while the override serves the
     // request when the depth has one of its own; otherwise it is retained.

@@ -284,7 +284,7 @@ extension SlotStore {
     guard let registered else {
       // A test's scope may register what the container does not.
       guard Gates.activeOverrideScopes.value > 0,
-        OverrideScope.current?.override(for: OverrideScope.Target(store: identity, key: key)) != nil
+        OverrideScope.current?.overrideOfTarget(OverrideScope.Target(store: identity, key: key)) != nil
       else {
         throw notRegistered
       }
@@ -338,7 +338,7 @@ extension SlotStore {
     // Looked up before locking the store: a scope takes its own lock.
     let keys = lock.withLock { registeredKeys }
     let testOverrides = keys.map { key in
-      scope.override(for: OverrideScope.Target(store: identity, key: key)).map { $0.override.takeUnretainedValue() }
+      scope.overrideOfTarget(OverrideScope.Target(store: identity, key: key)).map { $0.override.takeUnretainedValue() }
     }
     // The test's registrations of keys the container never registered
     // come after, in the order their instances were kept.

@@ -216,7 +216,9 @@ import CForgeAtomics
   }
 
   /// The entry at `index` of the published table.
-  private func entry(_ index: UInt) -> UnsafeMutablePointer<UInt> { entry(index, in: cell.pointee.unsafelyUnwrapped) }
+  private func publishedEntry(_ index: UInt) -> UnsafeMutablePointer<UInt> {
+    entry(index, in: cell.pointee.unsafelyUnwrapped)
+  }
 
   /// The key bits an entry holds.
   private func bits(of entry: UnsafeMutablePointer<UInt>) -> SlotKeyBits {
@@ -254,7 +256,7 @@ import CForgeAtomics
     let mask = words[1]
     var index = Self.hash(bits, mixingSecond: usesSecondWord) &>> words[0]
     while true {
-      let found = entry(index)
+      let found = publishedEntry(index)
       guard found[0] != 0 else { return }
       if found[1] == bits.first, found[2] == bits.second, !usesThirdWord || found[5] == bits.third, found[3] != 0 {
         found[3] = 0
@@ -265,7 +267,7 @@ import CForgeAtomics
     }
     // This entry, then the removed ones before it, while no probe needs them.
     while true {
-      let candidate = entry(index)
+      let candidate = publishedEntry(index)
       guard candidate[0] != 0, candidate[3] == 0, !isPassed(index) else { break }
       forge_store_release(Self.word(candidate), nil)
       count -= 1
@@ -283,7 +285,7 @@ import CForgeAtomics
     let mask = words[1]
     var position = (index &+ 1) & mask
     while position != index {
-      let live = entry(position)
+      let live = publishedEntry(position)
       guard live[0] != 0 else { break }
       if live[3] != 0 {
         let place = Self.hash(bits(of: live), mixingSecond: usesSecondWord) &>> words[0]

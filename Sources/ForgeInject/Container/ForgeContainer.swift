@@ -336,7 +336,9 @@ extension ForgeContainer {
     let keys = [ObjectIdentifier(T.self), Self.mainActorKey(T.self), Self.asyncKey(T.self)]
     if keys.contains(where: store.isRegistered) { return true }
     guard let scope = OverrideScope.current else { return false }
-    return keys.contains { scope.override(for: OverrideScope.Target(store: ObjectIdentifier(store), key: $0)) != nil }
+    return keys.contains {
+      scope.overrideOfTarget(OverrideScope.Target(store: ObjectIdentifier(store), key: $0)) != nil
+    }
   }
 }
 
