@@ -1,10 +1,10 @@
 /// Gives slots the node ids of a ``DependencyGraph`` (`n1`, `n2`, …) in the
 /// order they are first met, and makes their nodes, for the graph a store
 /// exports. A validation report's graph numbers its nodes itself (it keeps
-/// a record per slot already), with the same ids (``id(at:)``).
+/// a record per slot already), with the same ids (``nodeID(at:)``).
 struct GraphNumbering {
   /// The id of the node at `position` (from 0) among a graph's nodes.
-  static func id(at position: Int) -> String { "n\(position + 1)" }
+  static func nodeID(at position: Int) -> String { "n\(position + 1)" }
 
   /// Every slot numbered so far, in order.
   private(set) var order: [AnySlot] = []
@@ -14,7 +14,7 @@ struct GraphNumbering {
   mutating func number(_ slot: AnySlot) {
     let identity = ObjectIdentifier(slot)
     guard ids[identity] == nil else { return }
-    ids[identity] = Self.id(at: order.count)
+    ids[identity] = Self.nodeID(at: order.count)
     order.append(slot)
   }
 

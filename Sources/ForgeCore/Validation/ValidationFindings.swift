@@ -200,7 +200,7 @@ struct Findings {
       guard let reached = records[index].reached else {
         fatalError("ForgeCore: \(ForgeDiagnostic.internalError("a graph edge names a slot that was never reached"))")
       }
-      return GraphNumbering.id(at: reached)
+      return GraphNumbering.nodeID(at: reached)
     }
     // Everything that depends, directly or not, on a failed node is affected.
     var dependents = [[Int]](repeating: [], count: records.count)
@@ -243,7 +243,7 @@ struct Findings {
       }
     }
     for (offset, entry) in missing.enumerated() {
-      let missingID = GraphNumbering.id(at: order.count + offset)
+      let missingID = GraphNumbering.nodeID(at: order.count + offset)
       nodes.append(
         DependencyGraph.Node(
           id: missingID, name: entry.name, type: entry.name, lifetime: nil, isOverridden: false, status: .failed))
