@@ -76,7 +76,12 @@ SCALE_RATIO_TODAY = 3.0
 # 138 / 150): CI holds the hits to + 42, two for code layout (a loop's
 # alignment no-op fell on Forge's hit path and off it again with
 # unrelated changes).
-HIT_EXTRA_TODAY = 42
+# 2026-11-29: held to issue 10's + 40 itself, which asks that CI fail when
+# a budget is exceeded: every dialect has met it since 6b1d49a (153 / 149 /
+# 138 / 150), and a count is the same in every build of the same code. A
+# change that moves Forge's hit by a loop's alignment now fails CI, and
+# the hit has to be won back (or the budget argued) before it lands.
+HIT_EXTRA_TODAY = HIT_EXTRA
 # A transient build is held to issue 10's budget with --today too: every
 # dialect meets it. SwiftPod's since a transient whose slot is cached
 # builds in a small function of its own (590 -> 544, hand-written 367).
