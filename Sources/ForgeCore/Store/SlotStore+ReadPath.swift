@@ -47,10 +47,9 @@ extension SlotStore {
   ///
   /// The probe reads the table in a read section of its own on the
   /// counter of `section`, the calling thread's state (see ``SlotTable``),
-  /// and copies the entry out before the section ends. An entry whose
-  /// slot may go (``SlotTableMatch/slotMayGo``) reads as none: the caller
-  /// uses the slot after the section, and the general path finds it under
-  /// the lock.
+  /// and copies the entry out before the section ends
+  /// (``entryOutlivingSection(_:)``: an entry whose slot may go reads as
+  /// none).
   @inlinable @inline(__always)
   func tableEntry(
     bits: SlotKeyBits,
@@ -61,14 +60,23 @@ extension SlotStore {
     let reads = section.reads
     forge_read_enter(reads)
     guard let match = tableMatchInSection(bits: bits, in: fastTable, holding: valueType),
-      !Key.keysAreMadeUp || !match.slotMayGo
+      let entry = entryOutlivingSection(match)
     else {
       forge_read_exit(reads)
       return nil
     }
-    let entry = SlotTableEntry(match)
     forge_read_exit(reads)
     return entry
+  }
+
+  /// The entry `match` found, copied out for use after its read section
+  /// ends; call inside that section. Nil when the entry's slot may go
+  /// (``SlotTableMatch/slotMayGo``, only ever so for made-up keys): the
+  /// caller would use the slot after the section, so it reads the entry as
+  /// none, and the general path finds the slot under the lock.
+  @inlinable @inline(__always)
+  func entryOutlivingSection(_ match: SlotTableMatch) -> SlotTableEntry? {
+    Key.keysAreMadeUp && match.slotMayGo ? nil : SlotTableEntry(match)
   }
 
   /// The entry for `bits`, in place, for a caller already inside a read
@@ -138,9 +146,8 @@ extension SlotStore {
       return nil
     }
     guard let box = forge_load_seq_cst(match.cell) else {
-      // Copied out before the section ends, only on this path; not a slot
-      // that may go (see tableEntry(bits:in:holding:section:)).
-      if !Key.keysAreMadeUp || !match.slotMayGo { known = SlotTableEntry(match) }
+      // Copied out before the section ends, only on this path.
+      known = entryOutlivingSection(match)
       forge_read_exit(reads)
       return nil
     }

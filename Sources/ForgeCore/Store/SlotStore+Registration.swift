@@ -239,7 +239,7 @@ extension SlotStore {
       !thread.pointee.isCapturing, let bits = key.identityBits
     else { return false }
     // Registered keys are never made up, so no entry reads as none here
-    // for a slot that may go (see tableEntry(bits:in:holding:section:)).
+    // for a slot that may go (see entryOutlivingSection(_:)).
     return tableEntry(bits: bits, section: thread) == nil
   }
 
