@@ -14,8 +14,10 @@ protocol), issue 5's chain A(B(C)), ForgeInject's set-up of a container, a cache
 task's async build records what it resolves, a cached hit beside another
 task's `withOverrides` scope and inside a scope of another container, a
 cached hit of an async
-dependency awaited from an async context (and from one that runs on its
-caller's executor), 64 tasks' first resolutions of an
+dependency awaited in the caller's own async function (against the
+synchronous hit read there), and behind an awaited call of an async
+function (from an async context, and from one that runs on its caller's
+executor), 64 tasks' first resolutions of an
 async singleton (per iteration), a kept main-actor dependency read on the
 main actor, and a resolution while an override is in force (container-wide;
 `forge-scope`: in a `withOverrides` scope; `forge-other` and
@@ -243,10 +245,16 @@ SCOPED_OVERRIDE_RATIO_TODAY = 3.2
 OVERRIDE_LEVEL_TODAY = {"forge": 308, "forge-parked": 1051, "forge-scope": 501, "forge-scope-other": 565}
 OVERRIDE_SYSTEMS = ["forge", "forge-other", "forge-parked", "forge-scope", "forge-scope-other", "swiftpod", "fetcher"]
 # Issue 13: a cached hit of an async dependency, awaited, within 2x the
-# synchronous hit of the same dialect. Missed: an awaited call of an async
-# function costs about 350 instructions by itself here (hand-written: a
-# synchronous accessor 113, an async one 459), so CI holds the dialects to
-# today's levels, measured on the commit that added the scenario.
+# synchronous hit of the same dialect. Measured where user code awaits a
+# dependency: in its own async function (`async-hit-in-caller`: the await
+# written in the scenario's async loop), held to 2x the dialect's `hit` and
+# to 2x its synchronous hit read in that same loop (`hit-in-async-caller`,
+# the same harness with `try await` and `.value` left out). `async-hit` and
+# `async-hit-in-place` wrap each read in an awaited call of an async
+# function of their own, which no library can make cheaper (hand-written: a
+# synchronous accessor 113, an async one 459, or 281 on the caller's
+# executor); they are held to their levels, measured on the commit that
+# added each.
 ASYNC_HIT_RATIO = 2.0
 # Raised once (from 620, 765, 695, 690) when the handle became a struct that
 # can carry its factory, which ended a retain cycle between a Forge
@@ -282,8 +290,8 @@ ASYNC_HIT_LEVEL_TODAY = {"forge": 630, "forgeinject": 520, "swiftpod": 515, "fet
 # entry points read the kept handle in place, borrowing its build and
 # published instance (before: 2.17x to 2.30x, two retains and releases
 # more). Forge misses it (2.38x): its property hands the handle out, a
-# value that owns its build. CI (`--today`) holds each dialect to its level
-# (today's count + 2 %); `--markdown` reports the 2x budget. SwiftPod's and
+# value that owns its build. Each dialect is held to its level (today's
+# count + 2 %); the row says what 2x its hit is. SwiftPod's and
 # DependencyFetcher's lowered (from 391, 392) when their providers and
 # services cached their slot (357 each): their hit got 15 cheaper, so 2x
 # it is 368 and 390. Lowered again (from 384, 365, 365) when the async entry
@@ -595,21 +603,41 @@ def main():
         return lambda system, instructions: (
             levels[system], f"≤ {levels[system]} (its level; {against_hit(system, instructions)})")
 
-    def within_hit_ratio(levels):
-        """Issue 13's budget, ASYNC_HIT_RATIO times the dialect's
-        synchronous hit; with `--today`, its level instead."""
-        def budget_of(system, _):
-            ratio_budget = hits[system] * ASYNC_HIT_RATIO
-            if args.today:
-                return levels[system], f"≤ {levels[system]} (today's level; {ASYNC_HIT_RATIO}× its hit is {ratio_budget:.0f})"
-            return ratio_budget, f"≤ {ratio_budget:.0f} ({ASYNC_HIT_RATIO}× its hit)"
-        return budget_of
+    def behind_async_call(levels):
+        """An async hit behind an awaited call of the scenario's own async
+        function: held to its level, and how it compares with
+        ASYNC_HIT_RATIO times the dialect's synchronous hit (which the call
+        alone exceeds by hand)."""
+        return lambda system, _: (
+            levels[system],
+            f"≤ {levels[system]} (its level; {ASYNC_HIT_RATIO}× its hit is {hits[system] * ASYNC_HIT_RATIO:.0f})")
+
+    # The synchronous hit read in an async caller's loop: the reference for
+    # issue 13's target, reported, held to nothing of its own.
+    hits_in_async_caller = {}
+    hand_in_async_caller, hand_in_async_caller_mallocs = per_operation("hit-in-async-caller", "hand")
+    rows.append(("hit-in-async-caller", "hand-written", hand_in_async_caller, hand_in_async_caller_mallocs, "", ""))
+    for system in DIALECTS:
+        instructions, mallocs = per_operation("hit-in-async-caller", system)
+        hits_in_async_caller[system] = instructions
+        rows.append(("hit-in-async-caller", system, instructions, mallocs,
+                     "none (async-hit-in-caller's reference)", ""))
+
+    def within_hit_ratio(system, _):
+        """Issue 13's budget: ASYNC_HIT_RATIO times the dialect's
+        synchronous hit, as `hit` measures it and as the same async loop
+        reads it, whichever is less."""
+        budget = min(hits[system], hits_in_async_caller[system]) * ASYNC_HIT_RATIO
+        return budget, (
+            f"≤ {budget:.0f} ({ASYNC_HIT_RATIO}× the lesser of its hit, {hits[system]:.0f},"
+            f" and its hit in the same loop, {hits_in_async_caller[system]:.0f})")
 
     held("hit-while-async-builds", at_level(HIT_WHILE_ASYNC_BUILDS_LEVEL, lambda system, _: f"its hit is {hits[system]:.0f}"))
     held("hit-beside-scope", at_level(HIT_BESIDE_SCOPE_LEVEL, lambda system, _: f"its hit is {hits[system]:.0f}"))
     held("hit-in-other-scope", at_level(HIT_IN_OTHER_SCOPE_LEVEL, lambda system, _: f"its hit is {hits[system]:.0f}"))
-    held("async-hit", within_hit_ratio(ASYNC_HIT_LEVEL_TODAY))
-    held("async-hit-in-place", within_hit_ratio(ASYNC_HIT_IN_PLACE_LEVEL))
+    held("async-hit-in-caller", within_hit_ratio)
+    held("async-hit", behind_async_call(ASYNC_HIT_LEVEL_TODAY))
+    held("async-hit-in-place", behind_async_call(ASYNC_HIT_IN_PLACE_LEVEL))
     hand_first, hand_first_mallocs = per_iteration_first_async("hand")
     rows.append(("first-async", "hand-written", hand_first, hand_first_mallocs, "", ""))
     for system in DIALECTS:
