@@ -75,6 +75,12 @@ final class InstructionContainer: Container, @unchecked Sendable {
   func scaled(_ index: Int) -> Leaf { provide(.singleton, key: Self.keys[index]) { Leaf() } }
   static let keys = (0..<20_000).map { "leaf\($0)" }
   var asyncLeaf: AsyncDependency<Leaf> { provide(.singleton) { Leaf() } }
+  /// Factories that capture the container, as most apps' do (`{
+  /// Database(logger: self.logger) }`): an async dependency's handle
+  /// carries its factory, so its hit forms the closure.
+  var capturingLeaf: Leaf { provide(.singleton) { self.madeLeaf() } }
+  var capturingAsyncLeaf: AsyncDependency<Leaf> { provide(.singleton) { self.madeLeaf() } }
+  @inline(never) func madeLeaf() -> Leaf { Leaf() }
   var mainActorLeaf: MainActorDependency<Leaf> { provide(.singleton) { @MainActor in Leaf() } }
   var slowLeaf: AsyncDependency<SlowLeaf> { provide(.singleton) { await SlowLeaf.open() } }
   var chainC: ChainC { provide(.singleton) { ChainC() } }
@@ -521,6 +527,8 @@ case ("async-hit-in-caller", "hand"):
   runAsync { [hand] in for _ in 0..<count { blackHole(hand.leaf) } }
 case ("async-hit-in-caller", "forge"):
   runAsync { [container] in for _ in 0..<count { blackHole(try await container.asyncLeaf.value) } }
+case ("async-hit-in-caller", "forge-capturing"):
+  runAsync { [container] in for _ in 0..<count { blackHole(try await container.capturingAsyncLeaf.value) } }
 case ("async-hit-in-caller", "forgeinject"):
   forgeInject.register(with: .singleton) { _ async in Leaf() }
   runAsync { [forgeInject] in for _ in 0..<count { blackHole(try await forgeInject.resolveAsync() as Leaf) } }
@@ -532,6 +540,8 @@ case ("hit-in-async-caller", "hand"):
   runAsync { [hand] in for _ in 0..<count { blackHole(hand.leaf) } }
 case ("hit-in-async-caller", "forge"):
   runAsync { [container] in for _ in 0..<count { blackHole(container.leaf) } }
+case ("hit-in-async-caller", "forge-capturing"):
+  runAsync { [container] in for _ in 0..<count { blackHole(container.capturingLeaf) } }
 case ("hit-in-async-caller", "forgeinject"):
   runAsync { [forgeInject] in for _ in 0..<count { blackHole(try forgeInject.resolve() as Leaf) } }
 case ("hit-in-async-caller", "swiftpod"):
