@@ -250,7 +250,7 @@ OVERRIDE_SYSTEMS = ["forge", "forge-other", "forge-parked", "forge-scope", "forg
 # written in the scenario's async loop), held to 2x the dialect's `hit`; the
 # synchronous hit read in that same loop (`hit-in-async-caller`, the same
 # harness with `try await` and `.value` left out) is reported beside it, not
-# held (Forge's with a capturing factory is 2.10x it). `async-hit` and
+# held (Forge's with a capturing factory is 2.11x it). `async-hit` and
 # `async-hit-in-place` wrap each read in an awaited call of an async
 # function of their own, which no library can make cheaper (hand-written: a
 # synchronous accessor 113, an async one 459, or 281 on the caller's
