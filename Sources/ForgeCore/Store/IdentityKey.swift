@@ -335,7 +335,7 @@ extension SlotStore where Key == IdentityKey {
   package func servedPastObjectOverrides<T>(serial keySerial: UInt, life: KeyLife, as type: T.Type) throws -> T? {
     // Not while an observer or a parked key read holds the general path.
     let overrides = overrideCount.value
-    guard Gates.isDown, overrides != 0, overrides < Self.observerWeight,
+    guard Gates.isDown, Self.onlyOverridesInstalled(overrides),
       let thread = ResolutionContext.fastReader
     else { return nil }
     // A cached slot holds the object's type: it was checked when cached.

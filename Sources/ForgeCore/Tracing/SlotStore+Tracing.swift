@@ -13,7 +13,9 @@ extension SlotStore {
   /// says that container-wide overrides are installed and nothing holds
   /// the store on its general path (`0 < overrides < observerWeight`), in
   /// one unsigned comparison: the two signed ones cost Forge's override
-  /// read three instructions more.
+  /// read three instructions more (SwiftPod's and DependencyFetcher's
+  /// object-key read, `servedPastObjectOverrides`, pays one more with it,
+  /// for one definition of the test).
   @inlinable @inline(__always)
   static func onlyOverridesInstalled(_ overrides: Int) -> Bool {
     UInt(bitPattern: overrides &- 1) < UInt(bitPattern: observerWeight &- 1)
