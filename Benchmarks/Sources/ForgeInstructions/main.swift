@@ -523,7 +523,7 @@ case ("async-hit", "forgeinject"):
 // two measure is the library's read, without a call of an async function
 // of the benchmark's own (which `async-hit` adds). By hand, the same
 // stored `let` in both.
-case ("async-hit-in-caller", "hand"):
+case ("async-hit-in-caller", "hand"), ("hit-in-async-caller", "hand"):
   runAsync { [hand] in for _ in 0..<count { blackHole(hand.leaf) } }
 case ("async-hit-in-caller", "forge"):
   runAsync { [container] in for _ in 0..<count { blackHole(try await container.asyncLeaf.value) } }
@@ -536,8 +536,6 @@ case ("async-hit-in-caller", "swiftpod"):
   runAsync { [pod] in for _ in 0..<count { blackHole(try await pod.resolve(podAsyncLeaf)) } }
 case ("async-hit-in-caller", "fetcher"):
   runAsync { [fetcher] in for _ in 0..<count { blackHole(try await fetcher.fetch(asyncServiceLeaf)) } }
-case ("hit-in-async-caller", "hand"):
-  runAsync { [hand] in for _ in 0..<count { blackHole(hand.leaf) } }
 case ("hit-in-async-caller", "forge"):
   runAsync { [container] in for _ in 0..<count { blackHole(container.leaf) } }
 case ("hit-in-async-caller", "forge-capturing"):
